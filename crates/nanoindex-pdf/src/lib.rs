@@ -1,0 +1,2 @@
+//! placeholder for build warmup
+pub use mupdf;
