@@ -1,1 +1,32 @@
-//! placeholder for build warmup
+//! Data model of nanoindex-local: the section tree, bounding boxes, the entity graph,
+//! citations and answers, with JSON save/load compatible with NanoIndex 0.4.0.
+//!
+//! Conventions shared by every crate:
+//! - pages in JSON (`start_index`, `end_index`, `BoundingBox::page`) are 1-based and inclusive;
+//! - boxes are fractions (0–1) of the page as displayed (after rotation), origin top-left;
+//! - node ids are dotted, 4-digit, depth-first and 0-based (`0000`, `0000.0000`, `0003.0001`).
+//!
+//! This crate does no I/O beyond reading and writing its own JSON files.
+
+pub mod answer;
+pub mod error;
+pub mod extract;
+pub mod graph;
+pub mod id;
+pub mod io;
+pub mod numbering;
+pub mod tree;
+
+pub use answer::{Answer, Citation};
+pub use error::CoreError;
+pub use graph::{CrossReference, DocumentGraph, Entity, Relationship};
+pub use id::NodeId;
+pub use io::{load_graph, load_tree, save_graph, save_tree};
+pub use tree::{
+    assign_node_ids, iter_nodes, BoundingBox, DocumentTree, ExtractionMetadata, PageDimensions,
+    PageError, Table, TextPageSpan, TreeNode,
+};
+
+/// Version of the tree and graph JSON written by this crate. Bump it when a field changes
+/// meaning; readers refuse nothing (NanoIndex files have no version) but caches key on it.
+pub const FORMAT_VERSION: u32 = 1;

@@ -1,2 +1,356 @@
-//! placeholder for build warmup
-pub use mupdf;
+//! PDF extraction for nanoindex-local — the only crate that links MuPDF.
+//!
+//! [`extract_bytes`] opens a PDF (with an optional password), reads every page in parallel
+//! (one MuPDF document handle per worker thread: MuPDF documents are not `Send`), and returns
+//! an [`ExtractedDocument`]: per page, blocks → lines → spans with fonts, sizes, styles and
+//! boxes in PDF points (origin top-left of the displayed page), in reading order; page size,
+//! rotation and printed page label; and the outline with 1-based target pages.
+//!
+//! Bad files give a [`PdfError`] naming the file and the reason; a page that fails to load
+//! is recorded in [`ExtractedDocument::page_errors`] and the rest is still read.
+
+pub mod error;
+pub mod layout;
+pub mod normalize;
+mod outline;
+
+use mupdf::pdf::{PdfDocument, Permission};
+use mupdf::text_page::TextBlockType;
+use mupdf::TextPageFlags;
+use nanoindex_core::extract::{ExtractedDocument, PageText, RectPt, TextLine, TextSpan};
+use nanoindex_core::PageError;
+use rayon::prelude::*;
+
+pub use error::PdfError;
+pub use nanoindex_core::extract;
+
+/// How to open and read a document.
+#[derive(Debug, Clone, Default)]
+pub struct ExtractOptions {
+    /// Password for encrypted files (user or owner password).
+    pub password: Option<String>,
+}
+
+/// Pages below this count are read on the calling thread.
+const PARALLEL_MIN_PAGES: u32 = 4;
+
+/// Reads a PDF from `bytes`; `name` is used in error messages.
+///
+/// Runs on the current rayon thread pool (install a pool to bound the threads used).
+///
+/// # Errors
+/// [`PdfError::EmptyFile`], [`PdfError::NotPdf`], [`PdfError::PasswordRequired`],
+/// [`PdfError::WrongPassword`], [`PdfError::Damaged`] or [`PdfError::NoPages`].
+pub fn extract_bytes(
+    bytes: &[u8],
+    name: &str,
+    options: &ExtractOptions,
+) -> Result<ExtractedDocument, PdfError> {
+    let doc = open(bytes, name, options.password.as_deref())?;
+    let page_count = page_count(&doc, bytes, name)?;
+    let mut warnings = Vec::new();
+    if !xref_looks_intact(bytes) {
+        warnings.push("the file's cross-reference table is damaged; MuPDF repaired it".to_string());
+    }
+    let copy_forbidden = !doc.permissions().contains(Permission::COPY);
+    if copy_forbidden {
+        warnings.push(
+            "the file's permissions forbid copying text; it was extracted for indexing only"
+                .to_string(),
+        );
+    }
+    let has_labels = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get_dict("PageLabels").ok().flatten())
+        .is_some();
+    let outline = outline::read_outline(&doc);
+
+    let results: Vec<Result<PageText, String>> = if page_count < PARALLEL_MIN_PAGES {
+        (0..page_count)
+            .map(|idx| extract_page(&doc, idx, has_labels))
+            .collect()
+    } else {
+        drop(doc);
+        let password = options.password.as_deref();
+        (0..page_count)
+            .into_par_iter()
+            .with_min_len(4)
+            .map_init(
+                || open(bytes, name, password).map_err(|e| e.to_string()),
+                |doc, idx| match doc {
+                    Ok(doc) => extract_page(doc, idx, has_labels),
+                    Err(e) => Err(e.clone()),
+                },
+            )
+            .collect()
+    };
+
+    let mut pages = Vec::with_capacity(results.len());
+    let mut page_errors = Vec::new();
+    for (idx, result) in results.into_iter().enumerate() {
+        match result {
+            Ok(page) => pages.push(page),
+            Err(message) => page_errors.push(PageError {
+                page: idx as u32 + 1,
+                message,
+            }),
+        }
+    }
+    Ok(ExtractedDocument {
+        pages,
+        page_count,
+        outline,
+        page_errors,
+        warnings,
+        copy_forbidden,
+    })
+}
+
+/// Opens, authenticates and sanity-checks a document.
+fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument, PdfError> {
+    let path = name.to_string();
+    if bytes.is_empty() {
+        return Err(PdfError::EmptyFile { path });
+    }
+    let mut doc = match PdfDocument::from_bytes(bytes) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let head = &bytes[..bytes.len().min(1024)];
+            if !head.windows(5).any(|w| w == b"%PDF-") {
+                return Err(PdfError::NotPdf { path });
+            }
+            return Err(PdfError::Damaged {
+                path,
+                reason: mupdf_message(&e),
+            });
+        }
+    };
+    let locked = doc.needs_password().map_err(|e| PdfError::Damaged {
+        path: path.clone(),
+        reason: mupdf_message(&e),
+    })?;
+    if locked {
+        match password {
+            None => return Err(PdfError::PasswordRequired { path }),
+            Some(pw) => {
+                if !doc.authenticate(pw).unwrap_or(false) {
+                    return Err(PdfError::WrongPassword { path });
+                }
+            }
+        }
+    }
+    Ok(doc)
+}
+
+fn page_count(doc: &PdfDocument, bytes: &[u8], name: &str) -> Result<u32, PdfError> {
+    let path = name.to_string();
+    let count = doc.page_count().map_err(|e| PdfError::Damaged {
+        path: path.clone(),
+        reason: mupdf_message(&e),
+    })?;
+    if count <= 0 {
+        if xref_looks_intact(bytes) {
+            return Err(PdfError::NoPages { path });
+        }
+        return Err(PdfError::Damaged {
+            path,
+            reason: "no pages could be recovered".to_string(),
+        });
+    }
+    // Every page needs at least a page dictionary of some 30 bytes: a larger count is a lie
+    // and must not drive allocation.
+    let limit = (bytes.len() / 30).max(1) as i64;
+    if i64::from(count) > limit {
+        return Err(PdfError::Damaged {
+            path,
+            reason: format!(
+                "page count {count} is impossible for a file of {} bytes",
+                bytes.len()
+            ),
+        });
+    }
+    Ok(count as u32)
+}
+
+fn mupdf_message(e: &mupdf::Error) -> String {
+    let text = e.to_string();
+    let text = text
+        .strip_prefix("MuPDF error, code: ")
+        .and_then(|rest| rest.split_once(", message: ").map(|(_, m)| m.to_string()))
+        .unwrap_or(text);
+    text.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// True when the file ends with a `startxref` offset that points at an `xref` table or an
+/// xref stream object — i.e. MuPDF did not have to reconstruct the file.
+pub fn xref_looks_intact(bytes: &[u8]) -> bool {
+    let tail_start = bytes.len().saturating_sub(2048);
+    let tail = &bytes[tail_start..];
+    let Some(pos) = tail.windows(9).rposition(|w| w == b"startxref") else {
+        return false;
+    };
+    let after = &tail[pos + 9..];
+    let digits: String = after
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| b as char)
+        .collect();
+    let Ok(offset) = digits.parse::<usize>() else {
+        return false;
+    };
+    let Some(at) = bytes.get(offset..) else {
+        return false;
+    };
+    let at: Vec<u8> = at
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take(32)
+        .copied()
+        .collect();
+    if at.starts_with(b"xref") {
+        return true;
+    }
+    // `12 0 obj` (an xref stream)
+    let text = String::from_utf8_lossy(&at);
+    let mut parts = text.split_ascii_whitespace();
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(a), Some(b), Some(c)) if a.chars().all(|c| c.is_ascii_digit())
+            && b.chars().all(|c| c.is_ascii_digit())
+            && c.starts_with("obj")
+    )
+}
+
+/// Strips a subset prefix (`ABCDEF+Helvetica` → `Helvetica`).
+fn base_font_name(name: &str) -> &str {
+    match name.split_once('+') {
+        Some((prefix, rest))
+            if prefix.len() == 6 && prefix.chars().all(|c| c.is_ascii_uppercase()) =>
+        {
+            rest
+        }
+        _ => name,
+    }
+}
+
+fn style_from_name(name: &str) -> (bool, bool) {
+    let lower = name.to_ascii_lowercase();
+    let bold = ["bold", "black", "heavy", "semibold", "demi"]
+        .iter()
+        .any(|k| lower.contains(k));
+    let italic = lower.contains("italic") || lower.contains("oblique");
+    (bold, italic)
+}
+
+/// Reads one page (0-based `idx`).
+fn extract_page(doc: &PdfDocument, idx: u32, has_labels: bool) -> Result<PageText, String> {
+    let page = doc
+        .load_pdf_page(idx as i32)
+        .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
+    let bounds = page
+        .bounds()
+        .map_err(|e| format!("cannot read page size: {}", mupdf_message(&e)))?;
+    let width_pt = bounds.x1 - bounds.x0;
+    let height_pt = bounds.y1 - bounds.y0;
+    if !(width_pt.is_finite() && height_pt.is_finite() && width_pt > 0.0 && height_pt > 0.0) {
+        return Err(format!("invalid page size {width_pt}x{height_pt}"));
+    }
+    let rotation = page
+        .object()
+        .get_dict_inheritable("Rotate")
+        .ok()
+        .flatten()
+        .and_then(|r| r.as_int().ok())
+        .map(|r| r.rem_euclid(360))
+        .unwrap_or(0);
+    let label = if has_labels {
+        doc.page_label(idx as usize).ok()
+    } else {
+        None
+    };
+    let text_page = page
+        .to_text_page(TextPageFlags::empty())
+        .map_err(|e| format!("cannot read text: {}", mupdf_message(&e)))?;
+
+    let (ox, oy) = (bounds.x0, bounds.y0);
+    let mut lines = Vec::new();
+    for block in text_page.blocks() {
+        if block.r#type() != TextBlockType::Text {
+            continue;
+        }
+        for mline in block.lines() {
+            let mut spans: Vec<TextSpan> = Vec::new();
+            let mut key: Option<(String, i32, bool, bool)> = None;
+            for ch in mline.chars() {
+                let Some(c) = ch.char() else { continue };
+                let quad = ch.quad();
+                let xs = [quad.ul.x, quad.ur.x, quad.ll.x, quad.lr.x];
+                let ys = [quad.ul.y, quad.ur.y, quad.ll.y, quad.lr.y];
+                let rect = RectPt {
+                    x0: xs.iter().copied().fold(f32::INFINITY, f32::min) - ox,
+                    y0: ys.iter().copied().fold(f32::INFINITY, f32::min) - oy,
+                    x1: xs.iter().copied().fold(f32::NEG_INFINITY, f32::max) - ox,
+                    y1: ys.iter().copied().fold(f32::NEG_INFINITY, f32::max) - oy,
+                };
+                let size = ch.size();
+                let (font, font_bold, font_italic) = match ch.font() {
+                    Some(f) => {
+                        let name = base_font_name(f.name()).to_string();
+                        let (nb, ni) = style_from_name(&name);
+                        (name, f.is_bold() || nb, f.is_italic() || ni)
+                    }
+                    None => (String::new(), false, false),
+                };
+                let bold = font_bold || ch.flags().contains(mupdf::TextCharFlags::BOLD);
+                let this_key = (font, (size * 10.0).round() as i32, bold, font_italic);
+                if key.as_ref() != Some(&this_key) {
+                    spans.push(TextSpan {
+                        text: String::new(),
+                        font: this_key.0.clone(),
+                        size_pt: size,
+                        bold,
+                        italic: font_italic,
+                        bbox: rect,
+                    });
+                    key = Some(this_key);
+                }
+                let span = spans.last_mut().expect("a span was just pushed");
+                normalize::push_normalized(c, &mut span.text);
+                span.bbox = span.bbox.union(&rect);
+            }
+            spans.retain(|s| !s.text.is_empty());
+            let text: String = spans.iter().map(|s| s.text.as_str()).collect();
+            if text.trim().is_empty() {
+                continue;
+            }
+            let bbox = spans
+                .iter()
+                .skip(1)
+                .fold(spans[0].bbox, |acc, s| acc.union(&s.bbox));
+            lines.push(TextLine {
+                text: text.trim().to_string(),
+                spans,
+                bbox,
+            });
+        }
+    }
+    let needs_ocr = !lines
+        .iter()
+        .any(|l| l.text.chars().any(|c| c.is_alphanumeric()));
+    let blocks = if needs_ocr {
+        Vec::new()
+    } else {
+        layout::reading_order(lines)
+    };
+    Ok(PageText {
+        page_no: idx + 1,
+        width_pt,
+        height_pt,
+        rotation,
+        label,
+        blocks,
+        needs_ocr,
+    })
+}

@@ -1,1 +1,259 @@
-//! x
+//! Builds the section tree of a document from its extracted pages — pure, no I/O, no model.
+//!
+//! Order of preference ([`TreeMethod`]):
+//! 1. the PDF outline, when it has at least two entries (titles, levels and pages from
+//!    the bookmarks);
+//! 2. SEC filings (10-K, 10-Q) recognised from their content, normalised to
+//!    PART → Item → sub-sections with canonical item titles;
+//! 3. headings from typography and numbering;
+//! 4. one node per page.
+//!
+//! Every node's `text` is the text from its heading to the next heading (children hold
+//! their own text), its pages are where that span lies, and its `bounding_boxes` cover the
+//! heading and body blocks as 0–1 fractions of the page. Repeated titles are disambiguated.
+
+mod assemble;
+mod flat;
+mod headings;
+mod outline;
+mod sec;
+
+use std::collections::HashMap;
+
+use nanoindex_core::extract::ExtractedDocument;
+use nanoindex_core::{assign_node_ids, BoundingBox, PageDimensions, TreeNode};
+
+pub use assemble::Anchor;
+pub use sec::Form;
+
+/// How a tree was built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeMethod {
+    /// From the PDF outline.
+    Outline,
+    /// From SEC Form 10-K / 10-Q item structure.
+    SecFiling,
+    /// From font sizes, weights and numbering.
+    Typography,
+    /// One node per page.
+    Pages,
+}
+
+impl TreeMethod {
+    /// Name stored in `extraction_metadata.tree_method`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TreeMethod::Outline => "outline",
+            TreeMethod::SecFiling => "sec_filing",
+            TreeMethod::Typography => "typography",
+            TreeMethod::Pages => "pages",
+        }
+    }
+}
+
+/// The structure of a document, ready to be put into a [`nanoindex_core::DocumentTree`].
+#[derive(Debug, Clone)]
+pub struct BuiltTree {
+    /// Top-level nodes with ids assigned.
+    pub structure: Vec<TreeNode>,
+    /// How the tree was built.
+    pub method: TreeMethod,
+    /// Domain detected from content (`sec_10k`, `sec_10q`, `earnings`, `legal_contract`,
+    /// `generic`).
+    pub domain: String,
+    /// Box of every text block, as page fractions.
+    pub all_bounding_boxes: Vec<BoundingBox>,
+    /// Size of every page that loaded, in whole points.
+    pub page_dimensions: Vec<PageDimensions>,
+}
+
+/// Builds the tree of `doc` with zero model calls.
+///
+/// ```
+/// use nanoindex_core::extract::ExtractedDocument;
+/// let built = nanoindex_tree::build_tree(&ExtractedDocument::default());
+/// assert!(built.structure.is_empty());
+/// ```
+pub fn build_tree(doc: &ExtractedDocument) -> BuiltTree {
+    let lines = flat::flatten(doc);
+    let body = headings::body_size_key(&lines);
+    let form = sec::detect_form(&lines);
+
+    let (method, anchors) = if doc.outline.len() >= 2 {
+        (TreeMethod::Outline, outline::anchors(&doc.outline, &lines))
+    } else if let Some(anchors) = form.and_then(|f| sec::anchors(f, &lines, body)) {
+        (TreeMethod::SecFiling, anchors)
+    } else {
+        let toc = headings::toc_pages(&lines);
+        let candidates = headings::detect(&lines, 0..lines.len(), body, &toc);
+        if candidates.len() >= 2 {
+            (
+                TreeMethod::Typography,
+                headings::to_anchors(candidates, &lines, 1),
+            )
+        } else if doc.outline.len() == 1 {
+            (TreeMethod::Outline, outline::anchors(&doc.outline, &lines))
+        } else {
+            (TreeMethod::Pages, page_anchors(doc, &lines))
+        }
+    };
+    let mut anchors = with_front_matter(anchors, &lines);
+    if method != TreeMethod::Outline {
+        anchors.sort_by_key(|a| a.pos);
+    }
+    let mut structure = assemble::assemble(anchors, &lines);
+    disambiguate_titles(&mut structure);
+    assign_node_ids(&mut structure);
+
+    let all_bounding_boxes = doc
+        .pages
+        .iter()
+        .flat_map(|p| {
+            p.blocks.iter().map(move |b| {
+                assemble::to_fraction(b.bbox, p.page_no, (p.width_pt, p.height_pt), "paragraph")
+            })
+        })
+        .collect();
+    let page_dimensions = doc
+        .pages
+        .iter()
+        .map(|p| PageDimensions {
+            page: p.page_no,
+            width: p.width_pt.round() as i64,
+            height: p.height_pt.round() as i64,
+        })
+        .collect();
+    let domain = match form {
+        Some(f) if method == TreeMethod::SecFiling => f.domain().to_string(),
+        _ => detect_domain(&lines),
+    };
+    BuiltTree {
+        structure,
+        method,
+        domain,
+        all_bounding_boxes,
+        page_dimensions,
+    }
+}
+
+fn page_anchors(doc: &ExtractedDocument, lines: &[flat::FlatLine]) -> Vec<Anchor> {
+    doc.pages
+        .iter()
+        .map(|p| Anchor {
+            title: match &p.label {
+                Some(label) if *label != p.page_no.to_string() && !label.is_empty() => {
+                    format!("Page {} ({label})", p.page_no)
+                }
+                _ => format!("Page {}", p.page_no),
+            },
+            level: 1,
+            pos: lines.partition_point(|l| l.page_no < p.page_no),
+            page_no: p.page_no,
+            heading_line: false,
+            confidence: 1.0,
+        })
+        .collect()
+}
+
+/// Adds a node for text before the first heading (a title page, a preamble), titled by its
+/// first line.
+fn with_front_matter(mut anchors: Vec<Anchor>, lines: &[flat::FlatLine]) -> Vec<Anchor> {
+    let first = anchors.iter().map(|a| a.pos).min().unwrap_or(lines.len());
+    let has_text = lines[..first.min(lines.len())].iter().any(|l| !l.furniture);
+    if first > 0 && has_text {
+        let title_line = lines
+            .iter()
+            .find(|l| !l.furniture)
+            .map(|l| l.line.text.clone());
+        let mut title: String = title_line.unwrap_or_default().chars().take(80).collect();
+        if title.is_empty() {
+            title = "Front matter".to_string();
+        }
+        anchors.insert(
+            0,
+            Anchor {
+                title,
+                level: 1,
+                pos: 0,
+                page_no: lines[0].page_no,
+                heading_line: false,
+                confidence: 0.5,
+            },
+        );
+    }
+    anchors
+}
+
+fn detect_domain(lines: &[flat::FlatLine]) -> String {
+    let head: String = lines
+        .iter()
+        .take_while(|l| l.page_no <= 3)
+        .map(|l| l.line.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let domain = if head.contains("whereas")
+        || (head.contains("agreement") && head.contains("hereby"))
+        || head.contains("this agreement")
+    {
+        "legal_contract"
+    } else if head.contains("results for the")
+        && (head.contains("quarter") || head.contains("fiscal"))
+        || head.contains("earnings release")
+        || head.contains("reports fourth quarter")
+        || head.contains("financial results")
+    {
+        "earnings"
+    } else {
+        "generic"
+    };
+    domain.to_string()
+}
+
+/// Appends context to titles that occur more than once: the parent's title when that tells
+/// them apart, else the first line of the node's text, else the page.
+fn disambiguate_titles(structure: &mut [TreeNode]) {
+    fn collect(nodes: &[TreeNode], parent: &str, counts: &mut HashMap<String, Vec<String>>) {
+        for n in nodes {
+            counts
+                .entry(n.title.to_lowercase())
+                .or_default()
+                .push(parent.to_string());
+            collect(&n.nodes, &n.title, counts);
+        }
+    }
+    let mut parents_of: HashMap<String, Vec<String>> = HashMap::new();
+    collect(structure, "", &mut parents_of);
+    fn first_body_line(node: &TreeNode) -> Option<String> {
+        let text = node.text.as_deref()?;
+        let line = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .find(|l| !l.eq_ignore_ascii_case(node.title.trim()))?;
+        Some(line.chars().take(50).collect())
+    }
+    fn apply(nodes: &mut [TreeNode], parent: &str, parents_of: &HashMap<String, Vec<String>>) {
+        for n in nodes.iter_mut() {
+            let parent_title_for_children = n.title.clone();
+            if let Some(parents) = parents_of
+                .get(&n.title.to_lowercase())
+                .filter(|p| p.len() > 1)
+            {
+                let distinct_parents = parents
+                    .iter()
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+                    == parents.len();
+                let context = if distinct_parents && !parent.is_empty() {
+                    Some(parent.to_string())
+                } else {
+                    first_body_line(n)
+                };
+                let context = context.unwrap_or_else(|| format!("page {}", n.start_index));
+                n.title = format!("{} — {}", n.title, context);
+            }
+            apply(&mut n.nodes, &parent_title_for_children, parents_of);
+        }
+    }
+    apply(structure, "", &parents_of);
+}

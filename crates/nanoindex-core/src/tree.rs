@@ -1,0 +1,327 @@
+//! The section tree: [`DocumentTree`], [`TreeNode`], [`BoundingBox`] and walking helpers.
+//!
+//! Field names and types follow NanoIndex 0.4.0's pydantic models (`nanoindex/models.py`) so
+//! that NanoIndex's `load_tree` reads our files; every field we add is optional there.
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::NodeId;
+
+/// A region on a page, as fractions (0–1) of the displayed page, origin top-left.
+///
+/// `page` is 1-based. `region_type` is `heading`, `paragraph`, `table`, `line`, … as in
+/// NanoIndex; `text` optionally carries the text inside the region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoundingBox {
+    /// 1-based page number.
+    pub page: u32,
+    /// Left edge, fraction of page width.
+    pub x: f32,
+    /// Top edge, fraction of page height.
+    pub y: f32,
+    /// Width, fraction of page width.
+    pub width: f32,
+    /// Height, fraction of page height.
+    pub height: f32,
+    /// Detection confidence in 0–1 (1 for text read from the PDF itself).
+    #[serde(default = "one")]
+    pub confidence: f32,
+    /// Kind of region (`heading`, `paragraph`, `table`, …).
+    #[serde(default = "unknown")]
+    pub region_type: String,
+    /// Text inside the region, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn unknown() -> String {
+    "unknown".to_string()
+}
+
+impl BoundingBox {
+    /// Smallest box covering `self` and `other` (both must be on the same page; the page of
+    /// `self` is kept).
+    pub fn union(&self, other: &BoundingBox) -> BoundingBox {
+        let x0 = self.x.min(other.x);
+        let y0 = self.y.min(other.y);
+        let x1 = (self.x + self.width).max(other.x + other.width);
+        let y1 = (self.y + self.height).max(other.y + other.height);
+        BoundingBox {
+            page: self.page,
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+            confidence: self.confidence.min(other.confidence),
+            region_type: self.region_type.clone(),
+            text: None,
+        }
+    }
+}
+
+/// Size of one page as displayed (after rotation), in whole PDF points (1/72 inch).
+///
+/// Integers because NanoIndex declares them so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageDimensions {
+    /// 1-based page number.
+    pub page: u32,
+    /// Width in PDF points, rounded.
+    pub width: i64,
+    /// Height in PDF points, rounded.
+    pub height: i64,
+}
+
+/// A table attached to a node, in NanoIndex's `HierarchyTable` shape.
+///
+/// This round keeps table text inside node text (one row per line); this type exists so that
+/// trees written by NanoIndex with tables load and save without loss.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Table {
+    /// Table id.
+    #[serde(default)]
+    pub id: String,
+    /// Caption or title.
+    #[serde(default)]
+    pub title: String,
+    /// Column headers.
+    #[serde(default)]
+    pub headers: Vec<String>,
+    /// Rows of cell text.
+    #[serde(default)]
+    pub rows: Vec<Vec<String>>,
+    /// 1-based page (0 when unknown).
+    #[serde(default)]
+    pub page: u32,
+    /// Id of the section holding the table.
+    #[serde(default)]
+    pub section_id: String,
+    /// Free-form box as NanoIndex stores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounding_box: Option<serde_json::Value>,
+}
+
+/// One node of the section tree: a heading and the text up to the next heading.
+///
+/// `start_index`/`end_index` are 1-based inclusive page numbers of where the node's own span
+/// (heading and body) and its children's spans lie.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeNode {
+    /// Section title (disambiguated when the same title occurs more than once).
+    pub title: String,
+    /// Dotted 4-digit depth-first id.
+    #[serde(default)]
+    pub node_id: NodeId,
+    /// First page, 1-based.
+    #[serde(default)]
+    pub start_index: u32,
+    /// Last page, 1-based, inclusive.
+    #[serde(default)]
+    pub end_index: u32,
+    /// Depth in the tree, 1 for top-level nodes.
+    #[serde(default = "level_one")]
+    pub level: u32,
+    /// Model-written summary, when enrichment ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The node's own text: from its heading to the next heading (children excluded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// How sure the builder is of this node (1 for outline entries that resolved, lower for
+    /// headings guessed from typography or outline targets that did not resolve).
+    #[serde(default = "one")]
+    pub confidence: f32,
+    /// Boxes of the heading and of the body regions.
+    #[serde(default)]
+    pub bounding_boxes: Vec<BoundingBox>,
+    /// Tables attached to the node.
+    #[serde(default)]
+    pub tables: Vec<Table>,
+    /// Child nodes.
+    #[serde(default)]
+    pub nodes: Vec<TreeNode>,
+    /// Where each page's part of `text` starts (our addition): lets a quote found in the text
+    /// be attributed to its exact page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text_pages: Vec<TextPageSpan>,
+}
+
+/// Start of one page's text inside a node's `text`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextPageSpan {
+    /// 1-based page number.
+    pub page: u32,
+    /// Byte offset in the node's `text` where that page's text begins.
+    pub offset: usize,
+}
+
+fn level_one() -> u32 {
+    1
+}
+
+impl TreeNode {
+    /// A node with a title and page range and nothing else.
+    pub fn new(title: impl Into<String>, start_page_no: u32, end_page_no: u32) -> Self {
+        TreeNode {
+            title: title.into(),
+            node_id: NodeId::default(),
+            start_index: start_page_no,
+            end_index: end_page_no,
+            level: 1,
+            summary: None,
+            text: None,
+            confidence: 1.0,
+            bounding_boxes: Vec::new(),
+            tables: Vec::new(),
+            nodes: Vec::new(),
+            text_pages: Vec::new(),
+        }
+    }
+
+    /// 1-based page on which byte `offset` of the node's `text` lies (the start page when
+    /// the node records no page spans).
+    pub fn page_of_offset(&self, offset: usize) -> u32 {
+        self.text_pages
+            .iter()
+            .take_while(|span| span.offset <= offset)
+            .last()
+            .map_or(self.start_index, |span| span.page)
+    }
+
+    /// True when the node has no children.
+    pub fn is_leaf(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+/// A page that could not be read, recorded in [`ExtractionMetadata::page_errors`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageError {
+    /// 1-based page number.
+    pub page: u32,
+    /// What went wrong, one line.
+    pub message: String,
+}
+
+/// What the extractor and tree builder recorded about a document.
+///
+/// NanoIndex declares this field as a free dict; unknown keys from other writers are kept in
+/// `extra` and written back.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ExtractionMetadata {
+    /// [`crate::FORMAT_VERSION`] of the writer; 0 for files written by NanoIndex.
+    #[serde(default)]
+    pub format_version: u32,
+    /// Path of the source PDF as given when indexing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_path: Option<String>,
+    /// SHA-256 (hex) of the source PDF's bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_sha256: Option<String>,
+    /// Number of pages in the document.
+    #[serde(default)]
+    pub page_count: u32,
+    /// How the tree was built: `outline`, `sec_filing`, `typography` or `pages`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tree_method: String,
+    /// Printed page label of each page (index 0 is page 1), when the PDF defines labels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub page_labels: Vec<String>,
+    /// 1-based pages with no usable text layer (OCR would be needed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages_without_text: Vec<u32>,
+    /// Pages that failed to load; the rest of the document was indexed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub page_errors: Vec<PageError>,
+    /// Non-fatal notes (file repaired, copying forbidden by the file's permissions, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// The file's permissions forbid copying text; it was extracted anyway for indexing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub copy_forbidden: bool,
+    /// Keys written by other tools, kept as they were.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A whole indexed document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentTree {
+    /// Document name (file stem of the source).
+    pub doc_name: String,
+    /// One-paragraph description, when enrichment ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc_description: Option<String>,
+    /// Detected domain: `sec_10k`, `sec_10q`, `earnings`, `legal_contract`, `generic`, …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Extraction facts: source, hash, page labels, page errors, warnings.
+    #[serde(default)]
+    pub extraction_metadata: ExtractionMetadata,
+    /// Top-level nodes.
+    #[serde(default)]
+    pub structure: Vec<TreeNode>,
+    /// Boxes of every text block in the document.
+    #[serde(default)]
+    pub all_bounding_boxes: Vec<BoundingBox>,
+    /// Size of each page.
+    #[serde(default)]
+    pub page_dimensions: Vec<PageDimensions>,
+}
+
+impl DocumentTree {
+    /// Every node, depth-first, parents before children.
+    pub fn iter_nodes(&self) -> impl Iterator<Item = &TreeNode> {
+        iter_nodes(&self.structure)
+    }
+
+    /// The node with this id, if any.
+    pub fn find_node(&self, id: &str) -> Option<&TreeNode> {
+        self.iter_nodes().find(|n| n.node_id.as_str() == id)
+    }
+
+    /// Printed label of a 1-based page, when the PDF defines one.
+    pub fn page_label(&self, page_no: u32) -> Option<&str> {
+        let idx = page_no.checked_sub(1)? as usize;
+        self.extraction_metadata
+            .page_labels
+            .get(idx)
+            .map(String::as_str)
+    }
+}
+
+/// Depth-first pre-order walk over `nodes` and all their descendants.
+///
+/// ```
+/// use nanoindex_core::{iter_nodes, TreeNode};
+/// let mut root = TreeNode::new("Root", 1, 2);
+/// root.nodes.push(TreeNode::new("Child", 2, 2));
+/// let titles: Vec<&str> = iter_nodes(std::slice::from_ref(&root)).map(|n| n.title.as_str()).collect();
+/// assert_eq!(titles, ["Root", "Child"]);
+/// ```
+pub fn iter_nodes(nodes: &[TreeNode]) -> impl Iterator<Item = &TreeNode> {
+    let mut stack: Vec<&TreeNode> = nodes.iter().rev().collect();
+    std::iter::from_fn(move || {
+        let node = stack.pop()?;
+        stack.extend(node.nodes.iter().rev());
+        Some(node)
+    })
+}
+
+/// Gives every node its dotted depth-first id and its `level` (1 for top-level nodes).
+pub fn assign_node_ids(nodes: &mut [TreeNode]) {
+    fn walk(nodes: &mut [TreeNode], path: &mut Vec<usize>) {
+        for (i, node) in nodes.iter_mut().enumerate() {
+            path.push(i);
+            node.node_id = NodeId::from_path(path);
+            node.level = path.len() as u32;
+            walk(&mut node.nodes, path);
+            path.pop();
+        }
+    }
+    walk(nodes, &mut Vec::new());
+}

@@ -1,0 +1,44 @@
+//! Prints what the extractor reads from a PDF: per page, blocks and lines with sizes and
+//! styles, plus the outline. A debugging aid: `cargo run -p nanoindex-pdf --example dump F.pdf [PASSWORD]`.
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: dump FILE.pdf [PASSWORD]");
+        std::process::exit(2);
+    };
+    let bytes = std::fs::read(path).expect("readable file");
+    let options = nanoindex_pdf::ExtractOptions {
+        password: args.get(2).cloned(),
+    };
+    match nanoindex_pdf::extract_bytes(&bytes, path, &options) {
+        Err(e) => println!("error: {e}"),
+        Ok(doc) => {
+            println!("pages {} outline {:?}", doc.page_count, doc.outline);
+            println!("errors {:?} warnings {:?}", doc.page_errors, doc.warnings);
+            for page in &doc.pages {
+                println!(
+                    "=== page {} {}x{} rot {} label {:?} ocr {}",
+                    page.page_no,
+                    page.width_pt,
+                    page.height_pt,
+                    page.rotation,
+                    page.label,
+                    page.needs_ocr
+                );
+                for (bi, block) in page.blocks.iter().enumerate() {
+                    for line in &block.lines {
+                        println!(
+                            "[{bi}] {:5.1} {} y{:5.0} x{:4.0} | {}",
+                            line.max_size_pt(),
+                            if line.is_bold() { "B" } else { " " },
+                            line.bbox.y0,
+                            line.bbox.x0,
+                            line.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! A cycle-safe walk of the PDF outline (`/Outlines` → `/First` → `/Next`).
+//!
+//! MuPDF's own loader gives up on an outline with a loop and returns nothing; this walker
+//! remembers every outline item it has visited (by object number) and stops a chain when it
+//! comes back to one, so it keeps every entry it can reach. Destinations are resolved
+//! through explicit page references, page indices, named destinations (`/Dests` and the
+//! `/Names` tree, via MuPDF's link resolver) and `/GoTo` actions.
+
+use std::collections::HashSet;
+
+use mupdf::pdf::{PdfDocument, PdfObject};
+use nanoindex_core::extract::OutlineEntry;
+
+/// Deepest outline level followed.
+const MAX_DEPTH: u32 = 32;
+/// Most outline entries read from one file.
+const MAX_ENTRIES: usize = 20_000;
+
+/// Reads the outline of `doc` in document order. Entries whose destination does not resolve
+/// keep their title with `page_no: None`.
+pub fn read_outline(doc: &PdfDocument) -> Vec<OutlineEntry> {
+    let mut out = Vec::new();
+    let first = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get_dict("Outlines").ok().flatten())
+        .and_then(|o| o.get_dict("First").ok().flatten());
+    if let Some(first) = first {
+        let mut visited = HashSet::new();
+        walk(doc, first, 1, &mut visited, &mut out);
+    }
+    if out.is_empty() {
+        // Not every outline is a plain /Outlines tree (e.g. outlines MuPDF synthesises);
+        // fall back to MuPDF's loader, which is safe on the files it accepts.
+        if let Ok(entries) = doc.outlines() {
+            flatten_mupdf(&entries, 1, &mut out);
+        }
+    }
+    out
+}
+
+fn flatten_mupdf(entries: &[mupdf::Outline], level: u32, out: &mut Vec<OutlineEntry>) {
+    for entry in entries {
+        if out.len() >= MAX_ENTRIES || level > MAX_DEPTH {
+            return;
+        }
+        out.push(OutlineEntry {
+            title: clean_title(&entry.title),
+            level,
+            page_no: entry.dest.map(|d| d.loc.page_number + 1),
+        });
+        flatten_mupdf(&entry.down, level + 1, out);
+    }
+}
+
+fn walk(
+    doc: &PdfDocument,
+    first: PdfObject,
+    level: u32,
+    visited: &mut HashSet<i32>,
+    out: &mut Vec<OutlineEntry>,
+) {
+    let mut item = Some(first);
+    let mut anonymous: i32 = 0;
+    while let Some(node) = item.take() {
+        if level > MAX_DEPTH || out.len() >= MAX_ENTRIES {
+            return;
+        }
+        let key = if node.is_indirect().unwrap_or(false) {
+            node.as_indirect().unwrap_or(-1)
+        } else {
+            anonymous += 1;
+            if anonymous as usize > MAX_ENTRIES {
+                return;
+            }
+            -anonymous
+        };
+        if key >= 0 && !visited.insert(key) {
+            return;
+        }
+        let title = node
+            .get_dict("Title")
+            .ok()
+            .flatten()
+            .and_then(|t| t.as_string().ok())
+            .map(|t| clean_title(&t))
+            .unwrap_or_default();
+        out.push(OutlineEntry {
+            title,
+            level,
+            page_no: destination_page(doc, &node).map(|idx| idx + 1),
+        });
+        if let Ok(Some(child)) = node.get_dict("First") {
+            walk(doc, child, level + 1, visited, out);
+        }
+        item = node.get_dict("Next").ok().flatten();
+    }
+}
+
+fn clean_title(title: &str) -> String {
+    title
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// 0-based page index of an outline item's destination.
+fn destination_page(doc: &PdfDocument, item: &PdfObject) -> Option<u32> {
+    if let Ok(Some(dest)) = item.get_dict("Dest") {
+        return resolve_dest(doc, &dest);
+    }
+    let action = item.get_dict("A").ok().flatten()?;
+    let kind = action.get_dict("S").ok().flatten()?.as_name().ok()?;
+    if kind != b"GoTo" {
+        return None;
+    }
+    resolve_dest(doc, &action.get_dict("D").ok().flatten()?)
+}
+
+fn resolve_dest(doc: &PdfDocument, dest: &PdfObject) -> Option<u32> {
+    if dest.is_array().ok()? {
+        let target = dest.get_array(0).ok().flatten()?;
+        if target.is_int().ok()? {
+            return u32::try_from(target.as_int().ok()?).ok();
+        }
+        if !target.is_dict().ok()? {
+            return None;
+        }
+        return u32::try_from(doc.lookup_page_number(&target).ok()?).ok();
+    }
+    let name = if dest.is_name().ok()? {
+        String::from_utf8_lossy(&dest.as_name().ok()?).into_owned()
+    } else if dest.is_string().ok()? {
+        dest.as_string().ok()?
+    } else {
+        return None;
+    };
+    if let Some(target) = lookup_named(doc, &name) {
+        let explicit = if target.is_dict().ok()? {
+            target.get_dict("D").ok().flatten()?
+        } else {
+            target
+        };
+        if explicit.is_array().ok()? {
+            return resolve_dest(doc, &explicit);
+        }
+    }
+    let uri = format!("#nameddest={}", percent_encode(&name));
+    let link = doc.resolve_link(&uri).ok().flatten()?;
+    Some(link.loc.page_number)
+}
+
+/// Looks a named destination up in the catalog's `/Dests` dictionary (PDF 1.1, name keys)
+/// and in the `/Names` → `/Dests` name tree (PDF 1.2+, string keys).
+fn lookup_named(doc: &PdfDocument, name: &str) -> Option<PdfObject> {
+    let catalog = doc.catalog().ok()?;
+    if let Some(found) = catalog
+        .get_dict("Dests")
+        .ok()
+        .flatten()
+        .and_then(|d| d.get_dict(name).ok().flatten())
+    {
+        return Some(found);
+    }
+    let tree = doc
+        .load_name_tree(PdfObject::new_name("Dests").ok()?)
+        .ok()?;
+    let found = tree.get_dict(name).ok().flatten();
+    if found.is_some() {
+        return found;
+    }
+    // Name-tree keys are strings; compare them as text in case the key's encoding differs.
+    let n = tree.dict_len().ok()?;
+    (0..n as i32).find_map(|i| {
+        let key = tree.get_dict_key(i).ok().flatten()?;
+        let text = key.as_string().ok().or_else(|| {
+            key.as_name()
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+        })?;
+        (text == name)
+            .then(|| tree.get_dict_val(i).ok().flatten())
+            .flatten()
+    })
+}
+
+fn percent_encode(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

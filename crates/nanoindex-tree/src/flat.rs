@@ -1,0 +1,92 @@
+//! The document as one sequence of lines in reading order, with page furniture (running
+//! headers, footers, page numbers) marked so it is neither a heading nor node text.
+
+use std::collections::HashMap;
+
+use nanoindex_core::extract::{ExtractedDocument, RectPt, TextLine};
+
+/// One line of the document with where it sits.
+#[derive(Debug, Clone)]
+pub struct FlatLine<'a> {
+    /// The line as extracted.
+    pub line: &'a TextLine,
+    /// 1-based page number.
+    pub page_no: u32,
+    /// Index of the block on its page (lines of a block are consecutive).
+    pub block_idx: usize,
+    /// True for the first line of its block.
+    pub block_start: bool,
+    /// Page size in points, for converting boxes to fractions.
+    pub page_size: (f32, f32),
+    /// Running header/footer or page number.
+    pub furniture: bool,
+}
+
+impl FlatLine<'_> {
+    /// Box of the line in points.
+    pub fn bbox(&self) -> RectPt {
+        self.line.bbox
+    }
+}
+
+/// Replaces digits with `#` and folds case, so "Page 3 of 40" and "Page 4 of 40" match.
+fn furniture_key(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_digit() {
+                '#'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Flattens the pages and marks furniture: lines in the top or bottom 9 % of the page whose
+/// digit-folded text recurs on at least 40 % of pages (and at least 3), plus bare page numbers
+/// in those margins.
+pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
+    let mut out = Vec::new();
+    for page in &doc.pages {
+        for (bi, block) in page.blocks.iter().enumerate() {
+            for (li, line) in block.lines.iter().enumerate() {
+                out.push(FlatLine {
+                    line,
+                    page_no: page.page_no,
+                    block_idx: bi,
+                    block_start: li == 0,
+                    page_size: (page.width_pt, page.height_pt),
+                    furniture: false,
+                });
+            }
+        }
+    }
+    let in_margin = |l: &FlatLine| {
+        let h = l.page_size.1.max(1.0);
+        l.line.bbox.y1 <= 0.09 * h || l.line.bbox.y0 >= 0.91 * h
+    };
+    let mut pages_with: HashMap<String, std::collections::HashSet<u32>> = HashMap::new();
+    for l in out.iter().filter(|l| in_margin(l)) {
+        pages_with
+            .entry(furniture_key(&l.line.text))
+            .or_default()
+            .insert(l.page_no);
+    }
+    let n_pages = doc.pages.len();
+    let threshold = ((n_pages as f32) * 0.4).ceil().max(3.0) as usize;
+    for l in out.iter_mut() {
+        if !in_margin(l) {
+            continue;
+        }
+        let key = furniture_key(&l.line.text);
+        let bare_number = key.chars().all(|c| c == '#' || c == ' ' || c == '-')
+            || key.starts_with("page #")
+            || key.len() <= 6 && key.chars().any(|c| c == '#');
+        let repeats = pages_with.get(&key).map_or(0, |p| p.len()) >= threshold;
+        l.furniture = repeats || bare_number;
+    }
+    out
+}

@@ -1,0 +1,205 @@
+//! Headings from typography and numbering: lines set larger than the body text, bold or
+//! all-caps short lines that open a block, and numbered lines (`1.2`, `ARTICLE IV`,
+//! `Section 3.1`, `Note 5`, …). Levels come from font size first, then numbering depth.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
+
+use nanoindex_core::numbering::{parse_heading_numbering, Numbering, NumberingKind};
+
+use crate::assemble::Anchor;
+use crate::flat::FlatLine;
+
+/// A line judged to be a heading.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Flat line index.
+    pub pos: usize,
+    /// Heading text.
+    pub title: String,
+    /// Font size in points, rounded to 0.5.
+    pub size_key: i32,
+    /// Numbering at the start of the heading, if any.
+    pub numbering: Option<Numbering>,
+}
+
+/// Body font size: the size carrying the most characters, in half points.
+pub fn body_size_key(lines: &[FlatLine]) -> i32 {
+    let mut weight: HashMap<i32, usize> = HashMap::new();
+    for l in lines.iter().filter(|l| !l.furniture) {
+        for span in &l.line.spans {
+            *weight.entry(half_points(span.size_pt)).or_default() += span.text.len();
+        }
+    }
+    weight
+        .into_iter()
+        .max_by_key(|&(size, n)| (n, -size))
+        .map_or(20, |(size, _)| size)
+}
+
+fn half_points(size: f32) -> i32 {
+    (size * 2.0).round() as i32
+}
+
+/// True for table-of-contents lines: dot leaders, or a title ending in a page number.
+pub fn looks_like_toc_line(text: &str) -> bool {
+    if text.contains("....") || text.contains("…") || text.contains(". . .") {
+        return true;
+    }
+    let mut words = text.split_whitespace().rev();
+    let last = words.next().unwrap_or("");
+    let has_words = words.any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
+    has_words
+        && !last.is_empty()
+        && last.len() <= 4
+        && (last.chars().all(|c| c.is_ascii_digit())
+            || (last.len() <= 4 && last.starts_with(['F', 'A']) && last[1..].starts_with('-')))
+}
+
+/// Pages (1-based) that are tables of contents: five or more lines that look like entries.
+pub fn toc_pages(lines: &[FlatLine]) -> BTreeSet<u32> {
+    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    for l in lines {
+        if looks_like_toc_line(&l.line.text) {
+            *count.entry(l.page_no).or_default() += 1;
+        }
+    }
+    count
+        .into_iter()
+        .filter(|&(_, n)| n >= 5)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+fn is_all_caps(text: &str) -> bool {
+    let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
+    letters.len() >= 4 && letters.iter().all(|c| !c.is_lowercase())
+}
+
+/// Finds heading lines in `lines[range]`.
+pub fn detect(
+    lines: &[FlatLine],
+    range: Range<usize>,
+    body: i32,
+    toc: &BTreeSet<u32>,
+) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for pos in range {
+        let l = &lines[pos];
+        if l.furniture || toc.contains(&l.page_no) {
+            continue;
+        }
+        let text = l.line.text.trim();
+        let n_chars = text.chars().count();
+        let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+        let digits = text.chars().filter(|c| c.is_ascii_digit()).count();
+        if !(2..=160).contains(&n_chars)
+            || letters < 2
+            || digits > letters
+            || looks_like_toc_line(text)
+        {
+            continue;
+        }
+        let size = half_points(l.line.max_size_pt());
+        let big = size >= body + 3 && (size as f32) >= body as f32 * 1.12;
+        let bold = l.line.is_bold();
+        let caps = is_all_caps(text);
+        let numbering = parse_heading_numbering(text).map(|(n, _)| n);
+        let words = text.split_whitespace().count();
+        let ends_sentence = text.ends_with(['.', ',', ';']) && !text.ends_with("..");
+        let short = n_chars <= 100 && words <= 16;
+        let mut title = text.to_string();
+        let is_heading = if big {
+            short && !text.ends_with(',')
+        } else if !l.block_start {
+            false
+        } else if bold {
+            short && !ends_sentence || (numbering.is_some() && short)
+        } else if let Some(n) = &numbering {
+            // Run-in heading: "2.5 Payment Terms. Customer shall …" with the title in bold.
+            let first = l.line.spans.iter().find(|s| !s.text.trim().is_empty());
+            if let Some(span) = first.filter(|s| s.bold && s.text.trim().chars().count() >= 3) {
+                title = span.text.trim().trim_end_matches(['.', ':']).to_string();
+                true
+            } else {
+                let keyword = n.kind != NumberingKind::Decimal;
+                (caps || keyword) && short && n_chars <= 80 && !ends_sentence
+            }
+        } else {
+            caps && n_chars <= 70 && words <= 10 && !ends_sentence
+        };
+        if !is_heading {
+            continue;
+        }
+        // A heading wrapped over two lines of the same style is one heading.
+        if let Some(prev) = out.last_mut() {
+            let pl = &lines[prev.pos];
+            let same_block =
+                prev.pos + 1 == pos && pl.page_no == l.page_no && pl.block_idx == l.block_idx;
+            if same_block
+                && prev.size_key == size
+                && numbering.is_none()
+                && pl.line.is_bold() == bold
+            {
+                prev.title = format!("{} {}", prev.title, title);
+                continue;
+            }
+        }
+        out.push(Candidate {
+            pos,
+            title,
+            size_key: size,
+            numbering,
+        });
+    }
+    out
+}
+
+fn kind_rank(n: &Option<Numbering>) -> (u32, u32) {
+    match n {
+        None => (5, 0),
+        Some(n) => match n.kind {
+            NumberingKind::Part => (0, 0),
+            NumberingKind::Article => (1, 0),
+            NumberingKind::Schedule | NumberingKind::Exhibit | NumberingKind::Appendix => (1, 0),
+            NumberingKind::Item => (2, 0),
+            NumberingKind::Section | NumberingKind::Clause | NumberingKind::Decimal => (3, n.depth),
+            NumberingKind::Note => (4, 0),
+        },
+    }
+}
+
+/// Gives candidates levels (starting at `base_level`): larger fonts rank higher; within a
+/// size, PART above ARTICLE above Item above decimal sections by depth, above notes, above
+/// unnumbered headings.
+pub fn to_anchors(candidates: Vec<Candidate>, lines: &[FlatLine], base_level: u32) -> Vec<Anchor> {
+    let mut sizes: Vec<i32> = candidates.iter().map(|c| c.size_key).collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes.dedup();
+    let keys: Vec<(usize, u32, u32)> = candidates
+        .iter()
+        .map(|c| {
+            let size_rank = sizes.iter().position(|&s| s == c.size_key).unwrap_or(0);
+            let (kind, depth) = kind_rank(&c.numbering);
+            (size_rank, kind, depth)
+        })
+        .collect();
+    let mut distinct = keys.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    candidates
+        .into_iter()
+        .zip(keys)
+        .map(|(c, key)| {
+            let rank = distinct.iter().position(|&k| k == key).unwrap_or(0) as u32;
+            Anchor {
+                title: c.title,
+                level: base_level + rank.min(5),
+                pos: c.pos,
+                page_no: lines[c.pos].page_no,
+                heading_line: true,
+                confidence: 0.8,
+            }
+        })
+        .collect()
+}
