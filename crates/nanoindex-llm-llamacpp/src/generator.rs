@@ -27,7 +27,8 @@ pub struct LlamaCppConfig {
     pub n_threads: Option<usize>,
     /// Context length to allocate, in tokens; capped at the model's training context.
     pub n_ctx: u32,
-    /// Most tokens evaluated in one forward pass (prompt chunk size).
+    /// Most tokens evaluated in one forward pass (prompt chunk size); raised to
+    /// `n_seq_max` when smaller.
     pub n_batch: u32,
     /// Most sequences [`LlamaCppGenerator::generate_batch`] decodes together.
     pub n_seq_max: u32,
@@ -42,7 +43,11 @@ impl Default for LlamaCppConfig {
             n_ctx: 4096,
             n_batch: 512,
             n_seq_max: 8,
-            n_gpu_layers: if cfg!(any(feature = "cuda", feature = "metal")) { 999 } else { 0 },
+            n_gpu_layers: if cfg!(any(feature = "cuda", feature = "metal")) {
+                999
+            } else {
+                0
+            },
         }
     }
 }
@@ -101,7 +106,10 @@ impl LlamaCppGenerator {
         crate::gguf::check_header(path)?;
         let n_threads = nanoindex_llm::thread_count(config.n_threads)?;
         let backend = backend()?;
-        let load_error = |reason: String| LlmError::Load { path: path.to_path_buf(), reason };
+        let load_error = |reason: String| LlmError::Load {
+            path: path.to_path_buf(),
+            reason,
+        };
         let model_params = LlamaModelParams::default().with_n_gpu_layers(config.n_gpu_layers);
         let model = LlamaModel::load_from_file(backend, path, &model_params).map_err(|error| {
             load_error(format!(
@@ -114,11 +122,14 @@ impl LlamaCppGenerator {
         let context_length = model.n_ctx_train();
         let n_ctx = config.n_ctx.min(context_length).max(64);
         let threads = i32::try_from(n_threads).unwrap_or(i32::MAX);
+        let n_seq_max = config.n_seq_max.max(1);
+        // llama.cpp aborts when a batch can hold fewer outputs than there are sequences.
+        let n_batch = config.n_batch.max(n_seq_max);
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(n_ctx))
-            .with_n_batch(config.n_batch.max(1))
-            .with_n_ubatch(config.n_batch.max(1))
-            .with_n_seq_max(config.n_seq_max.max(1))
+            .with_n_batch(n_batch)
+            .with_n_ubatch(n_batch)
+            .with_n_seq_max(n_seq_max)
             .with_kv_unified(true)
             .with_n_threads(threads)
             .with_n_threads_batch(threads);
@@ -129,13 +140,16 @@ impl LlamaCppGenerator {
         let context = model_ref
             .new_context(backend, params)
             .map_err(|error| load_error(format!("cannot create a llama.cpp context: {error}")))?;
-        let architecture = model.meta_val_str("general.architecture").unwrap_or_default();
+        let architecture = model
+            .meta_val_str("general.architecture")
+            .unwrap_or_default();
         let name = model
             .meta_val_str("general.name")
             .ok()
             .filter(|name| !name.is_empty())
             .unwrap_or_else(|| {
-                path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+                path.file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
             });
         let info = ModelInfo {
             name,
@@ -187,10 +201,16 @@ impl LlamaCppGenerator {
     /// applied (for example, a message contains a NUL byte).
     pub fn render_prompt(&self, request: &GenerateRequest) -> Result<String> {
         if request.messages.is_empty() {
-            return Err(LlmError::InvalidRequest("the request has no messages".into()));
+            return Err(LlmError::InvalidRequest(
+                "the request has no messages".into(),
+            ));
         }
         let Some(template) = &self.template else {
-            let parts: Vec<&str> = request.messages.iter().map(|m| m.content.as_str()).collect();
+            let parts: Vec<&str> = request
+                .messages
+                .iter()
+                .map(|m| m.content.as_str())
+                .collect();
             return Ok(parts.join("\n\n"));
         };
         let messages = request
@@ -201,7 +221,9 @@ impl LlamaCppGenerator {
             .map_err(|error| LlmError::InvalidRequest(format!("invalid message: {error}")))?;
         self.model
             .apply_chat_template(template, &messages, true)
-            .map_err(|error| LlmError::InvalidRequest(format!("cannot apply the chat template: {error}")))
+            .map_err(|error| {
+                LlmError::InvalidRequest(format!("cannot apply the chat template: {error}"))
+            })
     }
 
     /// Token ids of `text` as the model tokenises it (special tokens written in the text
@@ -277,7 +299,11 @@ impl LlamaCppGenerator {
         }
         let cut = u32::try_from(keep)
             .ok()
-            .and_then(|p0| self.context.clear_kv_cache_seq(Some(0), Some(p0), None).ok())
+            .and_then(|p0| {
+                self.context
+                    .clear_kv_cache_seq(Some(0), Some(p0), None)
+                    .ok()
+            })
             .unwrap_or(false);
         if cut {
             self.cached_tokens.truncate(keep);
@@ -311,7 +337,11 @@ enum Chooser {
 
 impl Chooser {
     fn new(generator: &LlamaCppGenerator, request: &GenerateRequest) -> Result<Self> {
-        let grammar = request.json_schema.as_ref().map(|schema| generator.build_grammar(schema)).transpose()?;
+        let grammar = request
+            .json_schema
+            .as_ref()
+            .map(|schema| generator.build_grammar(schema))
+            .transpose()?;
         if request.is_greedy() {
             return Ok(match grammar {
                 Some(grammar) => Chooser::GreedyGrammar(grammar),
@@ -351,7 +381,11 @@ impl Chooser {
                 } else {
                     let mut all = LlamaTokenDataArray::from_iter(
                         logits.iter().enumerate().map(|(i, logit)| {
-                            LlamaTokenData::new(LlamaToken(i32::try_from(i).unwrap_or(0)), *logit, 0.0)
+                            LlamaTokenData::new(
+                                LlamaToken(i32::try_from(i).unwrap_or(0)),
+                                *logit,
+                                0.0,
+                            )
                         }),
                         false,
                     );
@@ -365,9 +399,9 @@ impl Chooser {
                             LlmError::Inference("the grammar allows no next token".into())
                         })?
                 };
-                grammar
-                    .try_accept(token)
-                    .map_err(|error| LlmError::Inference(format!("grammar rejected a token: {error}")))?;
+                grammar.try_accept(token).map_err(|error| {
+                    LlmError::Inference(format!("grammar rejected a token: {error}"))
+                })?;
                 Ok(token)
             }
         }
@@ -393,7 +427,8 @@ fn token_id(token: LlamaToken) -> u32 {
 }
 
 fn position(index: usize) -> Result<i32> {
-    i32::try_from(index).map_err(|_| LlmError::Inference(format!("position `{index}` out of range")))
+    i32::try_from(index)
+        .map_err(|_| LlmError::Inference(format!("position `{index}` out of range")))
 }
 
 fn inference_error(error: impl std::fmt::Display) -> LlmError {
@@ -547,6 +582,8 @@ struct Sequence {
     n_past: usize,
     /// Index of this sequence's logits in the last decoded batch.
     logits_idx: i32,
+    /// The token chosen from the prompt's logits, not yet emitted.
+    first_token: Option<LlamaToken>,
     stop_reason: Option<StopReason>,
     prefill_ms: f64,
 }
@@ -578,6 +615,7 @@ impl LlamaCppGenerator {
                     generated: Vec::new(),
                     n_past: 0,
                     logits_idx: -1,
+                    first_token: None,
                     stop_reason: None,
                     prefill_ms: 0.0,
                 })
@@ -631,41 +669,35 @@ impl LlamaCppGenerator {
             }
             self.context.decode(&mut batch).map_err(inference_error)?;
         }
-        // Per-sequence suffixes, packed into batches; a sequence's first token is chosen
-        // right after the batch holding its last prompt token.
-        let mut pending: Vec<(usize, usize)> = (0..n_seq).map(|s| (s, shared)).collect();
-        pending.reverse();
-        while !pending.is_empty() {
-            batch.clear();
-            let mut finished_here: Vec<(usize, i32)> = Vec::new();
-            while let Some((seq, from)) = pending.pop() {
-                let room = n_batch - usize::try_from(batch.n_tokens()).unwrap_or(0);
-                if room == 0 {
-                    pending.push((seq, from));
-                    break;
-                }
-                let prompt = &prompts[seq];
-                let to = (from + room).min(prompt.len());
-                for (pos, token) in prompt.iter().enumerate().take(to).skip(from) {
-                    let last = pos + 1 == prompt.len();
+        // Per-sequence suffixes, each evaluated on its own like a single request's prompt
+        // (packing several suffixes into one batch changes the rounding of the keys and
+        // values enough to flip near-tied greedy choices); the first token is chosen right
+        // away, before the next decode overwrites the logits.
+        for (seq, sequence) in sequences.iter_mut().enumerate() {
+            let prompt = &prompts[seq];
+            for (chunk_idx, chunk) in prompt[shared..].chunks(n_batch).enumerate() {
+                batch.clear();
+                let chunk_start = shared + chunk_idx * n_batch;
+                for (i, token) in chunk.iter().enumerate() {
+                    let pos = chunk_start + i;
                     batch
-                        .add(*token, position(pos)?, &all_ids[seq..=seq], last)
+                        .add(
+                            *token,
+                            position(pos)?,
+                            &all_ids[seq..=seq],
+                            pos + 1 == prompt.len(),
+                        )
                         .map_err(inference_error)?;
-                    if last {
-                        finished_here.push((seq, batch.n_tokens() - 1));
-                    }
                 }
-                if to < prompt.len() {
-                    pending.push((seq, to));
-                    break;
-                }
+                self.context.decode(&mut batch).map_err(inference_error)?;
             }
-            self.context.decode(&mut batch).map_err(inference_error)?;
-            for (seq, idx) in finished_here {
-                sequences[seq].n_past = prompts[seq].len();
-                sequences[seq].logits_idx = idx;
-                sequences[seq].prefill_ms = elapsed_ms(prefill_start);
-            }
+            sequence.n_past = prompt.len();
+            sequence.first_token = Some(
+                sequence
+                    .chooser
+                    .choose(&self.context, batch.n_tokens() - 1)?,
+            );
+            sequence.prefill_ms = elapsed_ms(prefill_start);
         }
 
         let decode_start = Instant::now();
@@ -682,7 +714,9 @@ impl LlamaCppGenerator {
                     sequence.stop_reason = Some(StopReason::MaxTokens);
                     continue;
                 }
-                let token = sequence.chooser.choose(&self.context, sequence.logits_idx)?;
+                let token = sequence
+                    .chooser
+                    .choose(&self.context, sequence.logits_idx)?;
                 if self.model.vocab().is_eog(token) {
                     sequence.stop_reason = Some(StopReason::EndOfGeneration);
                     continue;

@@ -40,9 +40,16 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
     let mut file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LlmError::ModelNotFound { path: path.to_path_buf() })
+            return Err(LlmError::ModelNotFound {
+                path: path.to_path_buf(),
+            })
         }
-        Err(source) => return Err(LlmError::Io { path: path.to_path_buf(), source }),
+        Err(source) => {
+            return Err(LlmError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
     };
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(invalid("it is a directory".into()));
@@ -53,20 +60,37 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
         match file.read(&mut header[filled..]) {
             Ok(0) => break,
             Ok(n) => filled += n,
-            Err(source) => return Err(LlmError::Io { path: path.to_path_buf(), source }),
+            Err(source) => {
+                return Err(LlmError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
         }
     }
     if filled < 4 || &header[..4] != MAGIC {
         let found: String = header[..filled.min(4)]
             .iter()
-            .map(|b| if b.is_ascii_graphic() { char::from(*b) } else { '.' })
+            .map(|b| {
+                if b.is_ascii_graphic() {
+                    char::from(*b)
+                } else {
+                    '.'
+                }
+            })
             .collect();
-        return Err(invalid(format!("it does not start with `GGUF` (found `{found}`)")));
+        return Err(invalid(format!(
+            "it does not start with `GGUF` (found `{found}`)"
+        )));
     }
     if filled < header.len() {
-        return Err(invalid(format!("the header is truncated ({filled} of 24 bytes)")));
+        return Err(invalid(format!(
+            "the header is truncated ({filled} of 24 bytes)"
+        )));
     }
-    let u32_at = |at: usize| u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+    let u32_at = |at: usize| {
+        u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
     let u64_at = |at: usize| {
         let mut bytes = [0_u8; 8];
         bytes.copy_from_slice(&header[at..at + 8]);
@@ -74,7 +98,9 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
     };
     let version = u32_at(4);
     if !(2..=3).contains(&version) {
-        return Err(invalid(format!("unsupported GGUF version `{version}` (expected 2 or 3)")));
+        return Err(invalid(format!(
+            "unsupported GGUF version `{version}` (expected 2 or 3)"
+        )));
     }
     let n_tensors = u64_at(8);
     let n_metadata = u64_at(16);
@@ -83,7 +109,11 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
             "implausible header: `{n_tensors}` tensors, `{n_metadata}` metadata entries"
         )));
     }
-    Ok(GgufHeader { version, n_tensors, n_metadata })
+    Ok(GgufHeader {
+        version,
+        n_tensors,
+        n_metadata,
+    })
 }
 
 #[cfg(test)]
@@ -109,7 +139,11 @@ mod tests {
         let file = write(&header(3, 12, 7));
         assert_eq!(
             check_header(file.path()).unwrap(),
-            GgufHeader { version: 3, n_tensors: 12, n_metadata: 7 }
+            GgufHeader {
+                version: 3,
+                n_tensors: 12,
+                n_metadata: 7
+            }
         );
     }
 
@@ -125,7 +159,10 @@ mod tests {
     fn empty_truncated_and_implausible_headers_are_rejected() {
         for (bytes, needle) in [
             (Vec::new(), "does not start with `GGUF`"),
-            (header(3, 1, 1)[..10].to_vec(), "header is truncated (10 of 24 bytes)"),
+            (
+                header(3, 1, 1)[..10].to_vec(),
+                "header is truncated (10 of 24 bytes)",
+            ),
             (header(9, 1, 1), "unsupported GGUF version `9`"),
             (header(3, u64::MAX, 1), "implausible header"),
         ] {

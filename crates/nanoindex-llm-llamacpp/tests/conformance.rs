@@ -35,7 +35,11 @@ fn model_path(name: &str) -> Option<PathBuf> {
 }
 
 fn one_thread() -> LlamaCppConfig {
-    LlamaCppConfig { n_threads: Some(1), n_ctx: 2048, ..LlamaCppConfig::default() }
+    LlamaCppConfig {
+        n_threads: Some(1),
+        n_ctx: 2048,
+        ..LlamaCppConfig::default()
+    }
 }
 
 fn load(name: &str) -> Option<LlamaCppGenerator> {
@@ -49,7 +53,9 @@ fn quiet(_: &str) -> TokenControl {
 
 #[test]
 fn smollm2_model_info_comes_from_the_gguf() {
-    let Some(generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let info = generator.info();
     assert_eq!(info.architecture, "llama");
     assert_eq!(info.vocab_size, 49152);
@@ -57,7 +63,9 @@ fn smollm2_model_info_comes_from_the_gguf() {
     assert_eq!(info.context_length_used, 2048);
     assert_eq!(info.backend, "llama-cpp");
     assert!(generator.has_chat_template());
-    let prompt = generator.render_prompt(&GenerateRequest::chat("Be brief.", "Hi")).unwrap();
+    let prompt = generator
+        .render_prompt(&GenerateRequest::chat("Be brief.", "Hi"))
+        .unwrap();
     assert_eq!(
         prompt,
         "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
@@ -66,9 +74,14 @@ fn smollm2_model_info_comes_from_the_gguf() {
 
 #[test]
 fn greedy_output_is_deterministic_and_prefix_cache_changes_nothing() {
-    let Some(mut first) = load(DEFAULT_TEXT_MODEL) else { return };
-    let request = GenerateRequest::chat("You are a helpful assistant.", "What is the capital of France?")
-        .with_max_tokens(32);
+    let Some(mut first) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    let request = GenerateRequest::chat(
+        "You are a helpful assistant.",
+        "What is the capital of France?",
+    )
+    .with_max_tokens(32);
     let a = first.generate(&request, &mut quiet).unwrap();
     // Same generator: the whole prompt but its last token comes from the cache.
     let b = first.generate(&request, &mut quiet).unwrap();
@@ -88,7 +101,9 @@ fn greedy_output_is_deterministic_and_prefix_cache_changes_nothing() {
 
 #[test]
 fn shared_system_prompt_is_reused_from_the_cache() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let system = "You answer questions about annual reports in one short sentence.";
     let first = GenerateRequest::chat(system, "What is revenue?").with_max_tokens(4);
     let second = GenerateRequest::chat(system, "What is a balance sheet?").with_max_tokens(4);
@@ -98,7 +113,10 @@ fn shared_system_prompt_is_reused_from_the_cache() {
     assert!(reused.n_cached_prompt_tokens < reused.n_prompt_tokens);
     // The result equals a cold run's.
     let mut cold = load(DEFAULT_TEXT_MODEL).unwrap();
-    assert_eq!(cold.generate(&second, &mut quiet).unwrap().tokens, reused.tokens);
+    assert_eq!(
+        cold.generate(&second, &mut quiet).unwrap().tokens,
+        reused.tokens
+    );
 }
 
 fn schema() -> serde_json::Value {
@@ -120,12 +138,21 @@ fn validate(value: &serde_json::Value) -> Result<(), String> {
     if object.len() != 3 {
         return Err(format!("expected 3 keys, found {}", object.len()));
     }
-    let company = object.get("company").and_then(|v| v.as_str()).ok_or("company not a string")?;
+    let company = object
+        .get("company")
+        .and_then(|v| v.as_str())
+        .ok_or("company not a string")?;
     if company.chars().count() > 40 {
         return Err("company longer than 40 characters".into());
     }
-    object.get("amount").and_then(serde_json::Value::as_f64).ok_or("amount not a number")?;
-    let kind = object.get("kind").and_then(|v| v.as_str()).ok_or("kind not a string")?;
+    object
+        .get("amount")
+        .and_then(serde_json::Value::as_f64)
+        .ok_or("amount not a number")?;
+    let kind = object
+        .get("kind")
+        .and_then(|v| v.as_str())
+        .ok_or("kind not a string")?;
     if !["revenue", "expense", "asset"].contains(&kind) {
         return Err(format!("kind `{kind}` not in the enum"));
     }
@@ -157,12 +184,16 @@ const FACTS: [&str; 20] = [
 
 #[test]
 fn json_schema_output_parses_and_validates_for_20_of_20_prompts() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let system = "Extract the company, the amount in dollars and whether it is revenue, expense \
                   or asset. Reply with JSON only.";
     let mut failures = Vec::new();
     for fact in FACTS {
-        let request = GenerateRequest::chat(system, fact).with_max_tokens(128).with_json_schema(schema());
+        let request = GenerateRequest::chat(system, fact)
+            .with_max_tokens(128)
+            .with_json_schema(schema());
         let generation = generator.generate(&request, &mut quiet).unwrap();
         let parsed: Result<serde_json::Value, _> = serde_json::from_str(&generation.text);
         let outcome = match parsed {
@@ -172,14 +203,21 @@ fn json_schema_output_parses_and_validates_for_20_of_20_prompts() {
         if let Err(reason) = outcome {
             failures.push(format!("{fact} -> {:?}: {reason}", generation.text));
         }
-        assert_eq!(generation.stop_reason, StopReason::EndOfGeneration, "{}", generation.text);
+        assert_eq!(
+            generation.stop_reason,
+            StopReason::EndOfGeneration,
+            "{}",
+            generation.text
+        );
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
 #[test]
 fn stop_string_ends_generation_before_it() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let base = GenerateRequest::chat("", "List the days of the week, separated by commas.")
         .with_max_tokens(40);
     let full = generator.generate(&base, &mut quiet).unwrap();
@@ -201,10 +239,14 @@ fn stop_string_ends_generation_before_it() {
 
 #[test]
 fn max_tokens_is_respected() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let request = GenerateRequest::chat("", "Write a long essay about the history of accounting.");
     for max_tokens in [0, 1, 7] {
-        let generation = generator.generate(&request.clone().with_max_tokens(max_tokens), &mut quiet).unwrap();
+        let generation = generator
+            .generate(&request.clone().with_max_tokens(max_tokens), &mut quiet)
+            .unwrap();
         assert_eq!(generation.n_completion_tokens, max_tokens);
         assert_eq!(generation.stop_reason, StopReason::MaxTokens);
     }
@@ -212,7 +254,9 @@ fn max_tokens_is_respected() {
 
 #[test]
 fn callback_can_stop_generation_early() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let request = GenerateRequest::chat("", "Write a long essay about the history of accounting.")
         .with_max_tokens(64);
     let mut pieces = Vec::new();
@@ -234,7 +278,9 @@ fn callback_can_stop_generation_early() {
 
 #[test]
 fn seeded_sampling_is_reproducible() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let request = GenerateRequest::chat("", "Invent a name for a bank.")
         .with_max_tokens(16)
         .with_sampling(0.9, 0.95, 42);
@@ -242,12 +288,17 @@ fn seeded_sampling_is_reproducible() {
     let b = generator.generate(&request, &mut quiet).unwrap();
     assert_eq!(a.tokens, b.tokens);
     let invalid = request.clone().with_sampling(0.9, 0.0, 42);
-    assert!(matches!(generator.generate(&invalid, &mut quiet), Err(LlmError::InvalidRequest(_))));
+    assert!(matches!(
+        generator.generate(&invalid, &mut quiet),
+        Err(LlmError::InvalidRequest(_))
+    ));
 }
 
 #[test]
 fn batch_decoding_agrees_with_single_sequences() {
-    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else { return };
+    let Some(mut generator) = load(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let system = "Summarise the text in one sentence.";
     let texts = [
         "Revenue grew 12% to 4.1 billion dollars, driven by cloud services.",
@@ -255,8 +306,10 @@ fn batch_decoding_agrees_with_single_sequences() {
         "Operating costs fell because two factories were closed in 2023.",
         "A lawsuit about patents was settled for 30 million dollars.",
     ];
-    let requests: Vec<GenerateRequest> =
-        texts.iter().map(|t| GenerateRequest::chat(system, t).with_max_tokens(24)).collect();
+    let requests: Vec<GenerateRequest> = texts
+        .iter()
+        .map(|t| GenerateRequest::chat(system, t).with_max_tokens(24))
+        .collect();
     let batch = generator.generate_batch(&requests).unwrap();
     assert_eq!(batch.len(), requests.len());
     let (mut agree, mut total) = (0, 0);
@@ -265,11 +318,23 @@ fn batch_decoding_agrees_with_single_sequences() {
         // Compare up to the first divergence plus what follows it position by position.
         let n = single.tokens.len().max(batched.tokens.len());
         total += n;
-        agree += single.tokens.iter().zip(&batched.tokens).take_while(|(a, b)| a == b).count();
+        agree += single
+            .tokens
+            .iter()
+            .zip(&batched.tokens)
+            .take_while(|(a, b)| a == b)
+            .count();
         assert!(!batched.text.is_empty());
+        eprintln!(
+            "single {:?}\nbatch  {:?}\n{:?}\n{:?}",
+            single.tokens, batched.tokens, single.text, batched.text
+        );
     }
-    // Batched matrix products may round differently from single-row ones; greedy tokens
-    // must still agree on at least 95% of positions (counted up to the first divergence).
+    // Decoding several sequences multiplies several rows at once, which may round
+    // differently from one row; greedy tokens must still agree on at least 95% of positions
+    // (counted up to the first divergence). Measured: 100% since prompt suffixes are
+    // evaluated one sequence at a time (packing them together flipped a near tie at the
+    // second token of one sequence).
     let ratio = agree as f64 / total as f64;
     eprintln!("batch/single greedy agreement: {agree}/{total} = {ratio:.3}");
     assert!(ratio >= 0.95, "agreement {ratio:.3}");
@@ -277,8 +342,13 @@ fn batch_decoding_agrees_with_single_sequences() {
 
 #[test]
 fn batch_larger_than_the_sequence_limit_is_split() {
-    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else { return };
-    let config = LlamaCppConfig { n_seq_max: 2, ..one_thread() };
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    let config = LlamaCppConfig {
+        n_seq_max: 2,
+        ..one_thread()
+    };
     let mut generator = LlamaCppGenerator::load(&path, config).unwrap();
     let requests: Vec<GenerateRequest> = (1..=5)
         .map(|i| GenerateRequest::chat("", &format!("What is {i} plus {i}?")).with_max_tokens(6))
@@ -293,21 +363,36 @@ fn batch_larger_than_the_sequence_limit_is_split() {
 
 #[test]
 fn prompt_longer_than_the_context_is_an_error_not_a_crash() {
-    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else { return };
-    let config = LlamaCppConfig { n_ctx: 128, ..one_thread() };
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    let config = LlamaCppConfig {
+        n_ctx: 256,
+        ..one_thread()
+    };
     let mut generator = LlamaCppGenerator::load(&path, config).unwrap();
     let long = "word ".repeat(400);
-    let error = generator.generate(&GenerateRequest::chat("", &long), &mut quiet).unwrap_err();
+    let error = generator
+        .generate(&GenerateRequest::chat("", &long), &mut quiet)
+        .unwrap_err();
     assert!(matches!(error, LlmError::InvalidRequest(_)), "{error}");
-    assert!(error.to_string().contains("the context holds `128`"), "{error}");
+    assert!(
+        error.to_string().contains("the context holds `256`"),
+        "{error}"
+    );
     // The generator still works afterwards.
-    let ok = generator.generate(&GenerateRequest::chat("", "Hi").with_max_tokens(2), &mut quiet);
+    let ok = generator.generate(
+        &GenerateRequest::chat("", "Hi").with_max_tokens(2),
+        &mut quiet,
+    );
     assert!(ok.is_ok());
 }
 
 #[test]
 fn gemma3_base_model_generates_and_follows_a_schema() {
-    let Some(mut generator) = load(GEMMA) else { return };
+    let Some(mut generator) = load(GEMMA) else {
+        return;
+    };
     assert_eq!(generator.info().architecture, "gemma3");
     assert_eq!(generator.info().vocab_size, 262_144);
     let request = GenerateRequest::chat("", "The capital of France is").with_max_tokens(8);
@@ -339,15 +424,24 @@ fn load_error(path: &Path) -> LlmError {
 fn missing_file_is_model_not_found() {
     let error = load_error(Path::new("/nonexistent/model.gguf"));
     assert!(matches!(error, LlmError::ModelNotFound { .. }), "{error}");
-    assert_eq!(error.to_string(), "model file `/nonexistent/model.gguf` not found");
+    assert_eq!(
+        error.to_string(),
+        "model file `/nonexistent/model.gguf` not found"
+    );
 }
 
 #[test]
 fn text_file_is_not_a_gguf() {
     let file = write_temp(b"this is a README, not a model\n");
     let error = load_error(file.path());
-    assert!(matches!(error, LlmError::InvalidModelFile { .. }), "{error}");
-    assert!(error.to_string().contains("does not start with `GGUF`"), "{error}");
+    assert!(
+        matches!(error, LlmError::InvalidModelFile { .. }),
+        "{error}"
+    );
+    assert!(
+        error.to_string().contains("does not start with `GGUF`"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -365,7 +459,9 @@ fn corrupt_gguf_is_a_load_error() {
 
 #[test]
 fn truncated_gguf_is_a_load_error() {
-    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else { return };
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
     let bytes = std::fs::read(&path).unwrap();
     // Cut inside the metadata, and inside the tensor data.
     for len in [4096, bytes.len() / 2] {

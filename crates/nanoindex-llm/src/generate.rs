@@ -58,19 +58,28 @@ impl ChatMessage {
     /// A system message.
     #[must_use]
     pub fn system(content: impl Into<String>) -> Self {
-        Self { role: ChatRole::System, content: content.into() }
+        Self {
+            role: ChatRole::System,
+            content: content.into(),
+        }
     }
 
     /// A user message.
     #[must_use]
     pub fn user(content: impl Into<String>) -> Self {
-        Self { role: ChatRole::User, content: content.into() }
+        Self {
+            role: ChatRole::User,
+            content: content.into(),
+        }
     }
 
     /// An assistant message.
     #[must_use]
     pub fn assistant(content: impl Into<String>) -> Self {
-        Self { role: ChatRole::Assistant, content: content.into() }
+        Self {
+            role: ChatRole::Assistant,
+            content: content.into(),
+        }
     }
 }
 
@@ -128,7 +137,10 @@ impl GenerateRequest {
             messages.push(ChatMessage::system(system));
         }
         messages.push(ChatMessage::user(user));
-        Self { messages, ..Self::default() }
+        Self {
+            messages,
+            ..Self::default()
+        }
     }
 
     /// Sets the token budget.
@@ -224,7 +236,9 @@ impl Generation {
     /// evaluated.
     #[must_use]
     pub fn prefill_tokens_per_s(&self) -> f64 {
-        let evaluated = self.n_prompt_tokens.saturating_sub(self.n_cached_prompt_tokens);
+        let evaluated = self
+            .n_prompt_tokens
+            .saturating_sub(self.n_cached_prompt_tokens);
         rate(evaluated, self.prefill_ms)
     }
 
@@ -327,7 +341,11 @@ mod tests {
         };
         assert!((generation.prefill_tokens_per_s() - 200.0).abs() < 1e-9);
         assert!((generation.decode_tokens_per_s() - 20.0).abs() < 1e-9);
-        let empty = Generation { n_completion_tokens: 0, decode_ms: 0.0, ..generation };
+        let empty = Generation {
+            n_completion_tokens: 0,
+            decode_ms: 0.0,
+            ..generation
+        };
         assert_eq!(empty.decode_tokens_per_s(), 0.0);
     }
 }

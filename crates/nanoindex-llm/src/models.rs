@@ -139,8 +139,10 @@ impl ModelManifest {
     ///
     /// [`LlmError::Manifest`] when the text is not a valid manifest.
     pub fn parse(text: &str, origin: &Path) -> Result<Self> {
-        toml::from_str(text)
-            .map_err(|error| LlmError::Manifest { path: origin.to_path_buf(), reason: error.to_string() })
+        toml::from_str(text).map_err(|error| LlmError::Manifest {
+            path: origin.to_path_buf(),
+            reason: error.to_string(),
+        })
     }
 
     /// The model with this manifest name.
@@ -154,7 +156,10 @@ impl ModelEntry {
     /// Path of the model's first file inside `models_dir` (the GGUF file for text models).
     #[must_use]
     pub fn primary_path(&self, models_dir: &Path) -> PathBuf {
-        self.files.first().map_or_else(|| models_dir.to_path_buf(), |file| file.location(models_dir))
+        self.files.first().map_or_else(
+            || models_dir.to_path_buf(),
+            |file| file.location(models_dir),
+        )
     }
 
     /// Directory that holds the model's files inside `models_dir` (for multi-file models,
@@ -190,7 +195,9 @@ impl ModelFile {
             Err(source) => return Err(LlmError::Io { path, source }),
         };
         if metadata.len() != self.size {
-            return Ok(ModelFileStatus::WrongSize { found: metadata.len() });
+            return Ok(ModelFileStatus::WrongSize {
+                found: metadata.len(),
+            });
         }
         if !verify {
             return Ok(ModelFileStatus::Present);
@@ -207,7 +214,10 @@ impl ModelFile {
 /// Lowercase hex sha256 of a file.
 fn sha256_file(path: &Path) -> Result<String> {
     use std::io::Read;
-    let io_error = |source| LlmError::Io { path: path.to_path_buf(), source };
+    let io_error = |source| LlmError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut file = std::fs::File::open(path).map_err(io_error)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0_u8; 1 << 20];
@@ -218,7 +228,11 @@ fn sha256_file(path: &Path) -> Result<String> {
         }
         hasher.update(&buffer[..n]);
     }
-    Ok(hasher.finalize().iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect())
 }
 
 #[cfg(test)]
@@ -229,8 +243,14 @@ mod tests {
     fn env_override_wins_then_xdg_then_home() {
         let p = |s: &str| Some(PathBuf::from(s));
         assert_eq!(models_dir_from(p("/m"), p("/x"), p("/h")), p("/m"));
-        assert_eq!(models_dir_from(p(""), p("/x"), p("/h")), p("/x/nanoindex/models"));
-        assert_eq!(models_dir_from(None, None, p("/h")), p("/h/.cache/nanoindex/models"));
+        assert_eq!(
+            models_dir_from(p(""), p("/x"), p("/h")),
+            p("/x/nanoindex/models")
+        );
+        assert_eq!(
+            models_dir_from(None, None, p("/h")),
+            p("/h/.cache/nanoindex/models")
+        );
         assert_eq!(models_dir_from(None, None, None), None);
     }
 
@@ -241,7 +261,10 @@ mod tests {
         assert_eq!(text.kind, "text");
         assert_eq!(text.files[0].path, "SmolLM2-135M-Instruct.Q4_1.gguf");
         let embed = manifest.get(DEFAULT_EMBEDDING_MODEL).unwrap();
-        assert_eq!(embed.directory(Path::new("/m")), PathBuf::from("/m/all-MiniLM-L6-v2"));
+        assert_eq!(
+            embed.directory(Path::new("/m")),
+            PathBuf::from("/m/all-MiniLM-L6-v2")
+        );
         for file in manifest.models.iter().flat_map(|m| &m.files) {
             assert_eq!(file.sha256.len(), 64, "{}", file.path);
             assert!(!file.parts.is_empty(), "{}", file.path);
@@ -258,19 +281,39 @@ mod tests {
             sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".into(),
             parts: vec!["a.bin".into()],
         };
-        assert_eq!(file.status(dir.path(), true).unwrap(), ModelFileStatus::Missing);
+        assert_eq!(
+            file.status(dir.path(), true).unwrap(),
+            ModelFileStatus::Missing
+        );
         std::fs::write(dir.path().join("a.bin"), b"abcd").unwrap();
-        assert_eq!(file.status(dir.path(), true).unwrap(), ModelFileStatus::WrongSize { found: 4 });
+        assert_eq!(
+            file.status(dir.path(), true).unwrap(),
+            ModelFileStatus::WrongSize { found: 4 }
+        );
         std::fs::write(dir.path().join("a.bin"), b"abd").unwrap();
-        assert_eq!(file.status(dir.path(), false).unwrap(), ModelFileStatus::Present);
-        assert_eq!(file.status(dir.path(), true).unwrap(), ModelFileStatus::ChecksumMismatch);
+        assert_eq!(
+            file.status(dir.path(), false).unwrap(),
+            ModelFileStatus::Present
+        );
+        assert_eq!(
+            file.status(dir.path(), true).unwrap(),
+            ModelFileStatus::ChecksumMismatch
+        );
         std::fs::write(dir.path().join("a.bin"), b"abc").unwrap();
-        assert_eq!(file.status(dir.path(), true).unwrap(), ModelFileStatus::Verified);
+        assert_eq!(
+            file.status(dir.path(), true).unwrap(),
+            ModelFileStatus::Verified
+        );
     }
 
     #[test]
     fn invalid_manifest_is_an_error_naming_the_file() {
         let error = ModelManifest::parse("[[model]]\nname = 1", Path::new("m.toml")).unwrap_err();
-        assert!(error.to_string().starts_with("invalid models manifest `m.toml`"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("invalid models manifest `m.toml`"),
+            "{error}"
+        );
     }
 }

@@ -48,8 +48,7 @@ pub enum BackendSpec {
     },
 }
 
-const FORMS: &str =
-    "expected `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or `openai:MODEL@URL`";
+const FORMS: &str = "expected `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or `openai:MODEL@URL`";
 
 impl BackendSpec {
     /// The backend's name as used in spec strings (`llama-cpp`, `candle`, `ollama`,
@@ -109,7 +108,10 @@ impl FromStr for BackendSpec {
         if trimmed.is_empty() {
             return Ok(BackendSpec::Default);
         }
-        let invalid = |reason: String| LlmError::InvalidSpec { spec: spec.to_string(), reason };
+        let invalid = |reason: String| LlmError::InvalidSpec {
+            spec: spec.to_string(),
+            reason,
+        };
         let Some((backend, rest)) = trimmed.split_once(':') else {
             return Err(invalid(format!("no backend prefix; {FORMS}")));
         };
@@ -117,9 +119,15 @@ impl FromStr for BackendSpec {
             return Err(invalid(format!("nothing after `{backend}:`; {FORMS}")));
         }
         match backend {
-            "llama-cpp" => Ok(BackendSpec::LlamaCpp { path: PathBuf::from(rest) }),
-            "candle" => Ok(BackendSpec::Candle { path: PathBuf::from(rest) }),
-            "ollama" => Ok(BackendSpec::Ollama { model: rest.to_string() }),
+            "llama-cpp" => Ok(BackendSpec::LlamaCpp {
+                path: PathBuf::from(rest),
+            }),
+            "candle" => Ok(BackendSpec::Candle {
+                path: PathBuf::from(rest),
+            }),
+            "ollama" => Ok(BackendSpec::Ollama {
+                model: rest.to_string(),
+            }),
             "openai" => {
                 let Some((model, base_url)) = rest.split_once('@') else {
                     return Err(invalid("expected `openai:MODEL@URL`".to_string()));
@@ -161,12 +169,30 @@ mod tests {
     #[test]
     fn parses_every_form_and_round_trips() {
         let cases = [
-            ("llama-cpp:/m/a.gguf", BackendSpec::LlamaCpp { path: "/m/a.gguf".into() }),
-            ("candle:rel/b.gguf", BackendSpec::Candle { path: "rel/b.gguf".into() }),
-            ("ollama:llama3.2:1b", BackendSpec::Ollama { model: "llama3.2:1b".into() }),
+            (
+                "llama-cpp:/m/a.gguf",
+                BackendSpec::LlamaCpp {
+                    path: "/m/a.gguf".into(),
+                },
+            ),
+            (
+                "candle:rel/b.gguf",
+                BackendSpec::Candle {
+                    path: "rel/b.gguf".into(),
+                },
+            ),
+            (
+                "ollama:llama3.2:1b",
+                BackendSpec::Ollama {
+                    model: "llama3.2:1b".into(),
+                },
+            ),
             (
                 "openai:m@https://h:1",
-                BackendSpec::OpenAi { model: "m".into(), base_url: "https://h:1".into() },
+                BackendSpec::OpenAi {
+                    model: "m".into(),
+                    base_url: "https://h:1".into(),
+                },
             ),
         ];
         for (text, expected) in cases {
@@ -181,7 +207,13 @@ mod tests {
     #[test]
     fn openai_url_trailing_slash_is_dropped() {
         let spec: BackendSpec = "openai:m@http://h/".parse().unwrap();
-        assert_eq!(spec, BackendSpec::OpenAi { model: "m".into(), base_url: "http://h".into() });
+        assert_eq!(
+            spec,
+            BackendSpec::OpenAi {
+                model: "m".into(),
+                base_url: "http://h".into()
+            }
+        );
     }
 
     #[test]
@@ -196,29 +228,47 @@ mod tests {
         ] {
             let error = text.parse::<BackendSpec>().unwrap_err().to_string();
             assert!(error.contains(needle), "{text}: {error}");
-            assert!(error.starts_with(&format!("invalid model spec `{text}`")), "{error}");
+            assert!(
+                error.starts_with(&format!("invalid model spec `{text}`")),
+                "{error}"
+            );
         }
     }
 
     #[test]
     fn features_name_the_backend_crate_features() {
         assert_eq!(BackendSpec::Default.cargo_feature(), "llamacpp");
-        assert_eq!(BackendSpec::Candle { path: "x".into() }.cargo_feature(), "candle");
-        assert_eq!(BackendSpec::Ollama { model: "x".into() }.cargo_feature(), "http");
+        assert_eq!(
+            BackendSpec::Candle { path: "x".into() }.cargo_feature(),
+            "candle"
+        );
+        assert_eq!(
+            BackendSpec::Ollama { model: "x".into() }.cargo_feature(),
+            "http"
+        );
     }
 
     #[test]
     fn relative_model_path_is_found_in_models_dir() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("m.gguf"), b"GGUF").unwrap();
-        let spec = BackendSpec::LlamaCpp { path: "m.gguf".into() };
+        let spec = BackendSpec::LlamaCpp {
+            path: "m.gguf".into(),
+        };
         assert_eq!(
             spec.resolve_model_path(Some(dir.path())).unwrap(),
             Some(dir.path().join("m.gguf"))
         );
-        let missing = BackendSpec::LlamaCpp { path: "absent.gguf".into() };
+        let missing = BackendSpec::LlamaCpp {
+            path: "absent.gguf".into(),
+        };
         let error = missing.resolve_model_path(Some(dir.path())).unwrap_err();
         assert!(matches!(error, LlmError::ModelNotFound { .. }));
-        assert_eq!(BackendSpec::Ollama { model: "x".into() }.resolve_model_path(None).unwrap(), None);
+        assert_eq!(
+            BackendSpec::Ollama { model: "x".into() }
+                .resolve_model_path(None)
+                .unwrap(),
+            None
+        );
     }
 }

@@ -37,7 +37,12 @@ impl TextStream {
     #[must_use]
     pub fn new(stop: Vec<String>) -> Self {
         let stop = stop.into_iter().filter(|s| !s.is_empty()).collect();
-        Self { stop, pending: Vec::new(), released: String::new(), stopped: false }
+        Self {
+            stop,
+            pending: Vec::new(),
+            released: String::new(),
+            stopped: false,
+        }
     }
 
     /// Adds the bytes of one token and returns the text that became final.
@@ -65,7 +70,12 @@ impl TextStream {
         let text = String::from_utf8_lossy(&self.pending[..valid_len]).into_owned();
         // `pending` starts with the text held back earlier. Released text never ends in a
         // stop-string prefix, so a stop string can only begin inside `text`.
-        if let Some(at) = self.stop.iter().filter_map(|stop| text.find(stop.as_str())).min() {
+        if let Some(at) = self
+            .stop
+            .iter()
+            .filter_map(|stop| text.find(stop.as_str()))
+            .min()
+        {
             self.stopped = true;
             let before = text[..at].to_string();
             self.released.push_str(&before);

@@ -23,7 +23,9 @@ pub fn thread_count(explicit: Option<usize>) -> Result<usize> {
 pub fn thread_count_from(explicit: Option<usize>, env_value: Option<&str>) -> Result<usize> {
     if let Some(n) = explicit {
         return if n == 0 {
-            Err(LlmError::InvalidRequest("thread count must be at least 1, got `0`".into()))
+            Err(LlmError::InvalidRequest(
+                "thread count must be at least 1, got `0`".into(),
+            ))
         } else {
             Ok(n)
         };
@@ -54,7 +56,12 @@ mod tests {
     #[test]
     fn zero_or_garbage_is_rejected() {
         assert!(thread_count_from(Some(0), None).is_err());
-        let error = thread_count_from(None, Some("many")).unwrap_err().to_string();
-        assert!(error.contains("`NANOINDEX_THREADS` must be a positive integer, got `many`"), "{error}");
+        let error = thread_count_from(None, Some("many"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("`NANOINDEX_THREADS` must be a positive integer, got `many`"),
+            "{error}"
+        );
     }
 }

@@ -45,9 +45,9 @@ fn furniture_key(text: &str) -> String {
         .join(" ")
 }
 
-/// Flattens the pages and marks furniture: lines in the top or bottom 9 % of the page whose
-/// digit-folded text recurs on at least 40 % of pages (and at least 3), plus bare page numbers
-/// in those margins.
+/// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page whose
+/// digit-folded text recurs in that margin on at least 3 pages (and 4 % of pages), plus bare
+/// page numbers in those margins.
 pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     let mut out = Vec::new();
     for page in &doc.pages {
@@ -66,7 +66,7 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     }
     let in_margin = |l: &FlatLine| {
         let h = l.page_size.1.max(1.0);
-        l.line.bbox.y1 <= 0.09 * h || l.line.bbox.y0 >= 0.91 * h
+        l.line.bbox.y1 <= 0.12 * h || l.line.bbox.y0 >= 0.9 * h
     };
     let mut pages_with: HashMap<String, std::collections::HashSet<u32>> = HashMap::new();
     for l in out.iter().filter(|l| in_margin(l)) {
@@ -76,7 +76,7 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
             .insert(l.page_no);
     }
     let n_pages = doc.pages.len();
-    let threshold = ((n_pages as f32) * 0.4).ceil().max(3.0) as usize;
+    let threshold = ((n_pages as f32) * 0.04).ceil().max(3.0) as usize;
     for l in out.iter_mut() {
         if !in_margin(l) {
             continue;

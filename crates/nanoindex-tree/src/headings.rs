@@ -41,32 +41,56 @@ fn half_points(size: f32) -> i32 {
     (size * 2.0).round() as i32
 }
 
-/// True for table-of-contents lines: dot leaders, or a title ending in a page number.
+/// True for table-of-contents lines: dot leaders, or words followed by one page number
+/// (1–3 digits, or `F-12` style) with no other figures after the line's opening numbering.
 pub fn looks_like_toc_line(text: &str) -> bool {
-    if text.contains("....") || text.contains("…") || text.contains(". . .") {
+    if text.contains("....") || text.contains('…') || text.contains(". . .") {
         return true;
     }
-    let mut words = text.split_whitespace().rev();
-    let last = words.next().unwrap_or("");
-    let has_words = words.any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3);
-    has_words
-        && !last.is_empty()
-        && last.len() <= 4
-        && (last.chars().all(|c| c.is_ascii_digit())
-            || (last.len() <= 4 && last.starts_with(['F', 'A']) && last[1..].starts_with('-')))
+    toc_page_number(text).is_some()
 }
 
-/// Pages (1-based) that are tables of contents: five or more lines that look like entries.
+/// The trailing page number of a contents entry, if `text` looks like one.
+fn toc_page_number(text: &str) -> Option<u32> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let (&last, rest) = tokens.split_last()?;
+    let number = if last.len() <= 3 && last.chars().all(|c| c.is_ascii_digit()) {
+        last.parse().ok()?
+    } else if let Some(n) = last.strip_prefix("F-").or_else(|| last.strip_prefix("A-")) {
+        n.parse().ok()?
+    } else {
+        return None;
+    };
+    let wordy = rest
+        .iter()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3)
+        .count();
+    // Figures other than the entry's own numbering ("Item 7A", "Note 5", "2.1") mean a
+    // table row, not a contents entry.
+    let other_figures = rest
+        .iter()
+        .skip(2)
+        .any(|w| w.chars().any(|c| c.is_ascii_digit()));
+    (wordy >= 1 && !other_figures).then_some(number)
+}
+
+/// Pages (1-based) that are tables of contents: five or more entry lines whose page numbers
+/// mostly increase down the page.
 pub fn toc_pages(lines: &[FlatLine]) -> BTreeSet<u32> {
-    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut numbers: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for l in lines {
-        if looks_like_toc_line(&l.line.text) {
-            *count.entry(l.page_no).or_default() += 1;
+        if let Some(n) = toc_page_number(&l.line.text) {
+            numbers.entry(l.page_no).or_default().push(n);
+        } else if l.line.text.contains("....") {
+            numbers.entry(l.page_no).or_default().push(u32::MAX);
         }
     }
-    count
+    numbers
         .into_iter()
-        .filter(|&(_, n)| n >= 5)
+        .filter(|(_, ns)| {
+            let rising = ns.windows(2).filter(|w| w[1] >= w[0]).count();
+            ns.len() >= 5 && rising * 10 >= (ns.len() - 1) * 7
+        })
         .map(|(p, _)| p)
         .collect()
 }

@@ -229,7 +229,11 @@ fn disambiguate_titles(structure: &mut [TreeNode]) {
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
-            .find(|l| !l.eq_ignore_ascii_case(node.title.trim()))?;
+            .filter(|l| !l.eq_ignore_ascii_case(node.title.trim()))
+            .find(|l| {
+                let letters = l.chars().filter(|c| c.is_alphabetic()).count();
+                letters * 10 >= l.chars().count() * 6
+            })?;
         Some(line.chars().take(50).collect())
     }
     fn apply(nodes: &mut [TreeNode], parent: &str, parents_of: &HashMap<String, Vec<String>>) {

@@ -199,7 +199,7 @@ pub fn anchors(form: Form, lines: &[FlatLine], body: i32) -> Option<Vec<Anchor>>
     }
     let dense: BTreeSet<u32> = per_page
         .into_iter()
-        .filter(|&(_, n)| n >= 6)
+        .filter(|&(_, n)| n >= 9)
         .map(|(p, _)| p)
         .collect();
 
