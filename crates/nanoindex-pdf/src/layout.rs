@@ -207,11 +207,13 @@ fn split_blocks(rows: Vec<TextLine>, blocks: &mut Vec<TextBlock>) {
     let mut current: Vec<TextLine> = Vec::new();
     for row in rows {
         if let Some(prev) = current.last() {
-            let gap = row.bbox.y0 - prev.bbox.y1;
-            let height = prev.bbox.height().max(row.bbox.height()).max(1.0);
+            // Top-to-top distance against the font size: font boxes vary in height between
+            // fonts, line pitch does not. Body leading is 1.1–1.5 em; a paragraph gap adds more.
+            let pitch = row.bbox.y0 - prev.bbox.y0;
+            let em = prev.max_size_pt().max(row.max_size_pt()).max(1.0);
             let size_change = (prev.max_size_pt() - row.max_size_pt()).abs() > 1.0;
             let style_change = prev.is_bold() != row.is_bold();
-            if gap > 0.8 * height || gap < -height || size_change || style_change {
+            if pitch > 1.55 * em + 1.0 || pitch < 0.0 || size_change || style_change {
                 push_block(std::mem::take(&mut current), blocks);
             }
         }

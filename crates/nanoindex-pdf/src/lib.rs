@@ -13,6 +13,7 @@ pub mod error;
 pub mod layout;
 pub mod normalize;
 mod outline;
+pub mod write;
 
 use mupdf::pdf::{PdfDocument, Permission};
 use mupdf::text_page::TextBlockType;

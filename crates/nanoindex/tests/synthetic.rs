@@ -1,0 +1,383 @@
+//! Engine tests on PDFs the tests write themselves: outline trees, typography trees with
+//! numbered headings, a small 10-K with a contents page, cross-references, two-column
+//! reading order and the JSON round trip. They need no outside files and always run.
+
+mod common;
+
+use std::path::Path;
+
+use common::Flow;
+use nanoindex::core::{load_graph, load_tree, save_graph, save_tree, DocumentTree, TreeNode};
+use nanoindex::{Config, IndexedDocument, NanoIndex};
+use nanoindex_pdf::write::PdfBuilder;
+
+fn index(bytes: &[u8], name: &str) -> IndexedDocument {
+    NanoIndex::new(Config::default())
+        .index_bytes(bytes, Path::new(name))
+        .unwrap_or_else(|e| panic!("indexing {name}: {e}"))
+}
+
+fn find<'a>(tree: &'a DocumentTree, title: &str) -> &'a TreeNode {
+    tree.iter_nodes()
+        .find(|n| n.title == title)
+        .unwrap_or_else(|| {
+            let titles: Vec<&str> = tree.iter_nodes().map(|n| n.title.as_str()).collect();
+            panic!("no node `{title}` in {titles:?}")
+        })
+}
+
+/// (id, title, start page, end page) of every node, depth-first.
+fn outline(tree: &DocumentTree) -> Vec<(String, String, u32, u32)> {
+    tree.iter_nodes()
+        .map(|n| {
+            (
+                n.node_id.to_string(),
+                n.title.clone(),
+                n.start_index,
+                n.end_index,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn outline_tree_uses_bookmarks_and_splits_text_at_headings() {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 80.0, 16.0, true, "Introduction")
+        .text(72.0, 110.0, 10.0, false, "The introduction body.")
+        .text(72.0, 150.0, 12.0, true, "Scope")
+        .text(72.0, 175.0, 10.0, false, "Scope covers the plant.");
+    pdf.page().text(72.0, 80.0, 16.0, true, "Methods").text(
+        72.0,
+        110.0,
+        10.0,
+        false,
+        "We measured twice.",
+    );
+    pdf.page().text(72.0, 80.0, 16.0, true, "Results").text(
+        72.0,
+        110.0,
+        10.0,
+        false,
+        "Output rose 5%.",
+    );
+    pdf.outline(1, "Introduction", 0)
+        .outline(2, "Scope", 0)
+        .outline(1, "Methods", 1)
+        .outline(1, "Results", 2);
+    let doc = index(&pdf.to_bytes(), "outlined.pdf");
+    let tree = &doc.tree;
+    assert_eq!(tree.extraction_metadata.tree_method, "outline");
+    assert_eq!(
+        outline(tree),
+        [
+            ("0000".into(), "Introduction".into(), 1, 1),
+            ("0000.0000".into(), "Scope".into(), 1, 1),
+            ("0001".into(), "Methods".into(), 2, 2),
+            ("0002".into(), "Results".into(), 3, 3),
+        ]
+    );
+    let intro = find(tree, "Introduction");
+    assert_eq!(
+        intro.text.as_deref(),
+        Some("Introduction\n\nThe introduction body.")
+    );
+    assert_eq!(
+        find(tree, "Scope").text.as_deref(),
+        Some("Scope\n\nScope covers the plant.")
+    );
+    // heading box first, then the body block, as page fractions
+    let heading = &intro.bounding_boxes[0];
+    assert_eq!((heading.page, heading.region_type.as_str()), (1, "heading"));
+    assert!((heading.x - 72.0 / 612.0).abs() < 0.01, "{heading:?}");
+    assert!(heading.y > 0.07 && heading.y < 0.1, "{heading:?}");
+    assert_eq!(intro.bounding_boxes[1].region_type, "paragraph");
+}
+
+fn contract() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(18.0, "MASTER SERVICES AGREEMENT")
+        .para(&["This Agreement is made between Acme Corp and Beta LLC."])
+        .heading(13.0, "1. Definitions")
+        .para(&["Capitalised terms have the meanings given in this Section."])
+        .heading(11.0, "1.1 Services")
+        .para(&[
+            "The Supplier provides the Services. Late fees follow Section 2.5(b).",
+            "Section 9.9 is mentioned but does not exist.",
+        ])
+        .heading(13.0, "2. Payment")
+        .para(&["Invoices are issued monthly."])
+        .new_page()
+        .heading(11.0, "2.5 Late Payment")
+        .para(&["(b) Interest accrues at 1% per month on late amounts."])
+        .heading(13.0, "3. Term")
+        .para(&["This Agreement runs for 24 months unless ended under Clause 2."]);
+    f.bytes()
+}
+
+#[test]
+fn typography_tree_nests_numbered_headings_by_size_and_depth() {
+    let doc = index(&contract(), "contract.pdf");
+    let tree = &doc.tree;
+    assert_eq!(tree.extraction_metadata.tree_method, "typography");
+    assert_eq!(tree.domain.as_deref(), Some("legal_contract"));
+    assert_eq!(
+        outline(tree),
+        [
+            ("0000".into(), "MASTER SERVICES AGREEMENT".into(), 1, 2),
+            ("0000.0000".into(), "1. Definitions".into(), 1, 1),
+            ("0000.0000.0000".into(), "1.1 Services".into(), 1, 1),
+            ("0000.0001".into(), "2. Payment".into(), 1, 2),
+            ("0000.0001.0000".into(), "2.5 Late Payment".into(), 2, 2),
+            ("0000.0002".into(), "3. Term".into(), 2, 2),
+        ]
+    );
+    // Own text only: the parent's text stops at its first child's heading.
+    let payment = find(tree, "2. Payment");
+    assert_eq!(
+        payment.text.as_deref(),
+        Some("2. Payment\n\nInvoices are issued monthly.")
+    );
+}
+
+#[test]
+fn cross_references_resolve_to_numbered_nodes() {
+    let doc = index(&contract(), "contract.pdf");
+    let refs: Vec<(String, String, String, u32)> = doc
+        .graph
+        .cross_references
+        .iter()
+        .map(|r| {
+            (
+                r.source_node_id.to_string(),
+                r.target_node_id.to_string(),
+                r.text.clone(),
+                r.page,
+            )
+        })
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            (
+                "0000.0000.0000".into(),
+                "0000.0001.0000".into(),
+                "Section 2.5(b)".into(),
+                1
+            ),
+            ("0000.0002".into(), "0000.0001".into(), "Clause 2".into(), 2),
+        ]
+    );
+    assert!(doc
+        .graph
+        .relationships
+        .iter()
+        .all(|r| r.relation_type.as_deref() == Some("references")));
+}
+
+#[test]
+fn repeated_titles_are_disambiguated_by_their_parent() {
+    let mut f = Flow::new();
+    f.heading(16.0, "Q1 2023 Results")
+        .para(&["Revenue was 10."])
+        .heading(12.0, "Reconciliation")
+        .para(&["Adjusted EBITDA was 3."])
+        .heading(16.0, "Q2 2023 Results")
+        .para(&["Revenue was 11."])
+        .heading(12.0, "Reconciliation")
+        .para(&["Adjusted EBITDA was 4."]);
+    let doc = index(&f.bytes(), "quarters.pdf");
+    let titles: Vec<String> = doc.tree.iter_nodes().map(|n| n.title.clone()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Q1 2023 Results",
+            "Reconciliation — Q1 2023 Results",
+            "Q2 2023 Results",
+            "Reconciliation — Q2 2023 Results"
+        ]
+    );
+}
+
+fn ten_k() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.line(
+        12.0,
+        true,
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+    )
+    .line(14.0, true, "FORM 10-K")
+    .para(&[
+        "ACME INDUSTRIES INC.",
+        "Annual report for the fiscal year ended December 31, 2023",
+    ])
+    .new_page()
+    .line(12.0, true, "TABLE OF CONTENTS")
+    .line(10.0, true, "PART I")
+    .line(10.0, false, "Item 1. Business 3")
+    .line(10.0, false, "Item 1A. Risk Factors 3")
+    .line(10.0, false, "Item 2. Properties 4")
+    .line(10.0, true, "PART II")
+    .line(
+        10.0,
+        false,
+        "Item 7. Management's Discussion and Analysis 4",
+    )
+    .line(
+        10.0,
+        false,
+        "Item 8. Financial Statements and Supplementary Data 5",
+    )
+    .new_page()
+    .heading(12.0, "PART I")
+    .heading(11.0, "Item 1. Business")
+    .para(&["Acme makes industrial adhesives in 12 plants."])
+    .heading(11.0, "Item 1A. Risk Factors")
+    .para(&["Demand is cyclical; see Item 7 for our outlook."])
+    .new_page()
+    .heading(11.0, "Item 2. Properties")
+    .para(&["Our headquarters are in Ohio."])
+    .heading(12.0, "PART II")
+    .heading(
+        11.0,
+        "Item 7. Management's Discussion and Analysis of Financial Condition",
+    )
+    .para(&["Sales grew 4% in 2023."])
+    .new_page()
+    .heading(11.0, "Item 8. Financial Statements and Supplementary Data")
+    .heading(10.5, "Consolidated Statement of Cash Flows");
+    let rows = [
+        (
+            "Net cash provided by operating activities",
+            "6,439",
+            "6,240",
+            "6,662",
+        ),
+        (
+            "Purchases of property, plant and equipment",
+            "(1,577)",
+            "(1,373)",
+            "(1,420)",
+        ),
+        (
+            "Proceeds from sale of PP&E and other assets",
+            "262",
+            "49",
+            "58",
+        ),
+    ];
+    let page = f.pdf.last_page();
+    for (i, (label, a, b, c)) in rows.iter().enumerate() {
+        let y = 200.0 + 14.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label)
+            .text(380.0, y, 9.0, false, a)
+            .text(440.0, y, 9.0, false, b)
+            .text(500.0, y, 9.0, false, c);
+    }
+    f.bytes()
+}
+
+#[test]
+fn ten_k_is_normalised_to_parts_and_items_starting_after_the_contents() {
+    let doc = index(&ten_k(), "acme-10k.pdf");
+    let tree = &doc.tree;
+    assert_eq!(tree.extraction_metadata.tree_method, "sec_filing");
+    assert_eq!(tree.domain.as_deref(), Some("sec_10k"));
+    let top: Vec<(String, u32)> = tree
+        .iter_nodes()
+        .filter(|n| n.level <= 2)
+        .map(|n| (n.title.clone(), n.start_index))
+        .collect();
+    assert_eq!(
+        top,
+        [
+            ("Cover Page and Table of Contents".to_string(), 1),
+            ("PART I".to_string(), 3),
+            ("Item 1. Business".to_string(), 3),
+            ("Item 1A. Risk Factors".to_string(), 3),
+            ("Item 2. Properties".to_string(), 4),
+            ("PART II".to_string(), 4),
+            (
+                "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations"
+                    .to_string(),
+                4
+            ),
+            ("Item 8. Financial Statements and Supplementary Data".to_string(), 5),
+        ]
+    );
+    let cash_flow = find(tree, "Consolidated Statement of Cash Flows");
+    assert_eq!(cash_flow.level, 3);
+    let text = cash_flow.text.as_deref().unwrap();
+    assert!(
+        text.contains("Purchases of property, plant and equipment (1,577) (1,373) (1,420)"),
+        "table row split: {text}"
+    );
+    let risk = find(tree, "Item 1A. Risk Factors");
+    let item7 = tree
+        .iter_nodes()
+        .find(|n| n.title.starts_with("Item 7."))
+        .unwrap();
+    assert!(doc
+        .graph
+        .cross_references
+        .iter()
+        .any(|r| r.source_node_id == risk.node_id
+            && r.target_node_id == item7.node_id
+            && r.text == "Item 7"));
+}
+
+#[test]
+fn two_columns_are_read_column_by_column() {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(72.0, 60.0, 16.0, true, "A Study of Two Columns");
+    for i in 0..8 {
+        let y = 100.0 + 13.0 * i as f32;
+        page.text(
+            50.0,
+            y,
+            10.0,
+            false,
+            &format!("left column sentence {i} of the study"),
+        )
+        .text(
+            320.0,
+            y,
+            10.0,
+            false,
+            &format!("right column sentence {i} of the study"),
+        );
+    }
+    let doc = index(&pdf.to_bytes(), "columns.pdf");
+    let text: String = doc
+        .tree
+        .iter_nodes()
+        .filter_map(|n| n.text.clone())
+        .collect();
+    let left_last = text.find("left column sentence 7").unwrap();
+    let right_first = text.find("right column sentence 0").unwrap();
+    assert!(left_last < right_first, "columns interleaved:\n{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("column")).collect();
+    assert_eq!(lines.len(), 16);
+    assert!(lines[..8].iter().all(|l| l.starts_with("left")));
+}
+
+#[test]
+fn tree_and_graph_survive_a_save_load_round_trip() {
+    let doc = index(&ten_k(), "acme-10k.pdf");
+    let dir = tempfile::tempdir().unwrap();
+    let tree_path = dir.path().join("acme.tree.json");
+    let graph_path = dir.path().join("acme.graph.json");
+    save_tree(&doc.tree, &tree_path).unwrap();
+    save_graph(&doc.graph, &graph_path).unwrap();
+    assert_eq!(load_tree(&tree_path).unwrap(), doc.tree);
+    assert_eq!(load_graph(&graph_path).unwrap(), doc.graph);
+    let meta = &doc.tree.extraction_metadata;
+    assert_eq!(meta.format_version, nanoindex::core::FORMAT_VERSION);
+    assert_eq!(
+        meta.source_sha256.as_deref(),
+        Some(nanoindex::sha256_hex(&ten_k()).as_str())
+    );
+    assert_eq!(meta.page_count, 5);
+}
