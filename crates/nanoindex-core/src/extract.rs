@@ -80,6 +80,16 @@ impl TextLine {
         self.spans.iter().map(|s| s.size_pt).fold(0.0, f32::max)
     }
 
+    /// True when every non-blank span is italic.
+    pub fn is_italic(&self) -> bool {
+        let mut spans = self
+            .spans
+            .iter()
+            .filter(|s| !s.text.trim().is_empty())
+            .peekable();
+        spans.peek().is_some() && spans.all(|s| s.italic)
+    }
+
     /// True when every non-blank span is bold.
     pub fn is_bold(&self) -> bool {
         let mut any = false;

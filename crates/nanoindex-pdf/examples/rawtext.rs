@@ -12,5 +12,14 @@ fn main() {
         let page = doc.load_page(i).unwrap();
         let tp = page.to_text_page(mupdf::TextPageFlags::empty()).unwrap();
         println!("page {i}: {:?}", tp.to_text().unwrap());
+        for b in tp.blocks() {
+            for l in b.lines() {
+                let cs: Vec<String> = l
+                    .chars()
+                    .map(|c| format!("{:?}{:.0}", c.char(), c.quad().ul.x))
+                    .collect();
+                println!("  line: {}", cs.join(" "));
+            }
+        }
     }
 }

@@ -186,7 +186,9 @@ fn merge_band(band: Vec<TextLine>) -> TextLine {
     let mut iter = band.into_iter();
     let mut row = iter.next().expect("bands are never empty");
     for line in iter {
-        if !row.text.ends_with(' ') && !line.text.starts_with(' ') {
+        let cjk_join = row.text.chars().last().is_some_and(is_cjk)
+            && line.text.chars().next().is_some_and(is_cjk);
+        if !row.text.ends_with(' ') && !line.text.starts_with(' ') && !cjk_join {
             row.text.push(' ');
         }
         row.text.push_str(&line.text);
@@ -200,6 +202,12 @@ fn merge_band(band: Vec<TextLine>) -> TextLine {
         trimmed.to_string()
     };
     row
+}
+
+/// Han, kana and Hangul: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x3000..=0x303F)
 }
 
 /// Cuts a run of rows into blocks at vertical gaps and font-size changes.

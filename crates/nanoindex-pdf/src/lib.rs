@@ -10,6 +10,7 @@
 //! is recorded in [`ExtractedDocument::page_errors`] and the rest is still read.
 
 pub mod error;
+mod labels;
 pub mod layout;
 pub mod normalize;
 mod outline;
@@ -53,23 +54,19 @@ pub fn extract_bytes(
     if !xref_looks_intact(bytes) {
         warnings.push("the file's cross-reference table is damaged; MuPDF repaired it".to_string());
     }
-    let copy_forbidden = !doc.permissions().contains(Permission::COPY);
+    let copy_forbidden = copy_forbidden(&doc);
     if copy_forbidden {
         warnings.push(
             "the file's permissions forbid copying text; it was extracted for indexing only"
                 .to_string(),
         );
     }
-    let has_labels = doc
-        .catalog()
-        .ok()
-        .and_then(|c| c.get_dict("PageLabels").ok().flatten())
-        .is_some();
+    let labels = labels::page_labels(&doc, page_count);
     let outline = outline::read_outline(&doc);
 
     let results: Vec<Result<PageText, String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
-            .map(|idx| extract_page(&doc, idx, has_labels))
+            .map(|idx| extract_page(&doc, idx, &labels))
             .collect()
     } else {
         drop(doc);
@@ -80,7 +77,7 @@ pub fn extract_bytes(
             .map_init(
                 || open(bytes, name, password).map_err(|e| e.to_string()),
                 |doc, idx| match doc {
-                    Ok(doc) => extract_page(doc, idx, has_labels),
+                    Ok(doc) => extract_page(doc, idx, &labels),
                     Err(e) => Err(e.clone()),
                 },
             )
@@ -106,6 +103,19 @@ pub fn extract_bytes(
         warnings,
         copy_forbidden,
     })
+}
+
+/// True when the file's `/Encrypt` dictionary clears the copy bit (bit 5, value 16) of `/P`
+/// (ISO 32000-1 §7.6.3.2, table 22). Read directly: MuPDF's bindings map unknown permission
+/// bits to "all granted".
+fn copy_forbidden(doc: &PdfDocument) -> bool {
+    let p = doc
+        .trailer()
+        .ok()
+        .and_then(|t| t.get_dict("Encrypt").ok().flatten())
+        .and_then(|e| e.get_dict("P").ok().flatten())
+        .and_then(|p| p.as_int().ok());
+    p.is_some_and(|p| p & (Permission::COPY.bits() as i32) == 0)
 }
 
 /// Opens, authenticates and sanity-checks a document.
@@ -245,8 +255,78 @@ fn style_from_name(name: &str) -> (bool, bool) {
     (bold, italic)
 }
 
+/// How text runs on a page, in displayed coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TextDirection {
+    /// Left to right, lines going down (the usual case).
+    Right,
+    /// Top to bottom (content rotated 90° clockwise), lines going left.
+    Down,
+    /// Bottom to top (rotated 90° counter-clockwise), lines going right.
+    Up,
+    /// Upside down.
+    Left,
+}
+
+/// Maps between displayed page coordinates and *reading space*, where text runs along +x
+/// and successive lines go +y, so the layout code only ever sees upright text.
+#[derive(Debug, Clone, Copy)]
+struct ReadingSpace {
+    direction: TextDirection,
+    width: f32,
+    height: f32,
+}
+
+impl ReadingSpace {
+    fn to_reading(&self, x: f32, y: f32) -> (f32, f32) {
+        match self.direction {
+            TextDirection::Right => (x, y),
+            TextDirection::Down => (y, self.width - x),
+            TextDirection::Up => (self.height - y, x),
+            TextDirection::Left => (self.width - x, self.height - y),
+        }
+    }
+
+    fn to_display(&self, x: f32, y: f32) -> (f32, f32) {
+        match self.direction {
+            TextDirection::Right => (x, y),
+            TextDirection::Down => (self.width - y, x),
+            TextDirection::Up => (y, self.height - x),
+            TextDirection::Left => (self.width - x, self.height - y),
+        }
+    }
+
+    fn map_rect(&self, r: RectPt, to_display: bool) -> RectPt {
+        let f = |x, y| {
+            if to_display {
+                self.to_display(x, y)
+            } else {
+                self.to_reading(x, y)
+            }
+        };
+        let (ax, ay) = f(r.x0, r.y0);
+        let (bx, by) = f(r.x1, r.y1);
+        RectPt {
+            x0: ax.min(bx),
+            y0: ay.min(by),
+            x1: ax.max(bx),
+            y1: ay.max(by),
+        }
+    }
+}
+
+/// One character as read from MuPDF, in displayed coordinates.
+struct RawChar {
+    c: char,
+    rect: RectPt,
+    size: f32,
+    font: std::rc::Rc<str>,
+    bold: bool,
+    italic: bool,
+}
+
 /// Reads one page (0-based `idx`).
-fn extract_page(doc: &PdfDocument, idx: u32, has_labels: bool) -> Result<PageText, String> {
+fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageText, String> {
     let page = doc
         .load_pdf_page(idx as i32)
         .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
@@ -266,24 +346,23 @@ fn extract_page(doc: &PdfDocument, idx: u32, has_labels: bool) -> Result<PageTex
         .and_then(|r| r.as_int().ok())
         .map(|r| r.rem_euclid(360))
         .unwrap_or(0);
-    let label = if has_labels {
-        doc.page_label(idx as usize).ok()
-    } else {
-        None
-    };
+    let label = labels.get(idx as usize).cloned();
     let text_page = page
         .to_text_page(TextPageFlags::empty())
         .map_err(|e| format!("cannot read text: {}", mupdf_message(&e)))?;
 
+    // Characters per MuPDF line, and the dominant writing direction of the page.
     let (ox, oy) = (bounds.x0, bounds.y0);
-    let mut lines = Vec::new();
+    let mut raw_lines: Vec<Vec<RawChar>> = Vec::new();
+    let mut votes = [0usize; 4];
+    let mut last_font: Option<(String, std::rc::Rc<str>, bool, bool)> = None;
     for block in text_page.blocks() {
         if block.r#type() != TextBlockType::Text {
             continue;
         }
         for mline in block.lines() {
-            let mut spans: Vec<TextSpan> = Vec::new();
-            let mut key: Option<(String, i32, bool, bool)> = None;
+            let vertical = mline.wmode() == mupdf::WriteMode::Vertical;
+            let mut chars = Vec::new();
             for ch in mline.chars() {
                 let Some(c) = ch.char() else { continue };
                 let quad = ch.quad();
@@ -295,56 +374,101 @@ fn extract_page(doc: &PdfDocument, idx: u32, has_labels: bool) -> Result<PageTex
                     x1: xs.iter().copied().fold(f32::NEG_INFINITY, f32::max) - ox,
                     y1: ys.iter().copied().fold(f32::NEG_INFINITY, f32::max) - oy,
                 };
-                let size = ch.size();
-                let (font, font_bold, font_italic) = match ch.font() {
-                    Some(f) => {
-                        let name = base_font_name(f.name()).to_string();
-                        let (nb, ni) = style_from_name(&name);
-                        (name, f.is_bold() || nb, f.is_italic() || ni)
-                    }
-                    None => (String::new(), false, false),
-                };
-                let bold = font_bold || ch.flags().contains(mupdf::TextCharFlags::BOLD);
-                let this_key = (font, (size * 10.0).round() as i32, bold, font_italic);
-                if key.as_ref() != Some(&this_key) {
-                    spans.push(TextSpan {
-                        text: String::new(),
-                        font: this_key.0.clone(),
-                        size_pt: size,
-                        bold,
-                        italic: font_italic,
-                        bbox: rect,
-                    });
-                    key = Some(this_key);
+                let (dx, dy) = (quad.ur.x - quad.ul.x, quad.ur.y - quad.ul.y);
+                if vertical && !c.is_whitespace() {
+                    // Vertical writing (CJK): upright glyphs read top to bottom, columns
+                    // right to left — that is reading space "Down".
+                    votes[1] += 1;
+                } else if !c.is_whitespace() {
+                    let dir = if dx.abs() >= dy.abs() {
+                        if dx >= 0.0 {
+                            0
+                        } else {
+                            3
+                        }
+                    } else if dy > 0.0 {
+                        1
+                    } else {
+                        2
+                    };
+                    votes[dir] += 1;
                 }
-                let span = spans.last_mut().expect("a span was just pushed");
-                normalize::push_normalized(c, &mut span.text);
-                span.bbox = span.bbox.union(&rect);
+                let (font, bold, italic) = match ch.font() {
+                    Some(f) => {
+                        let name = f.name();
+                        match &last_font {
+                            Some((raw, rc, b, i)) if raw == name => (rc.clone(), *b, *i),
+                            _ => {
+                                let base = base_font_name(name);
+                                let (nb, ni) = style_from_name(base);
+                                let entry = (
+                                    name.to_string(),
+                                    std::rc::Rc::<str>::from(base),
+                                    f.is_bold() || nb,
+                                    f.is_italic() || ni,
+                                );
+                                let out = (entry.1.clone(), entry.2, entry.3);
+                                last_font = Some(entry);
+                                out
+                            }
+                        }
+                    }
+                    None => (std::rc::Rc::<str>::from(""), false, false),
+                };
+                chars.push(RawChar {
+                    c,
+                    rect,
+                    size: ch.size(),
+                    font,
+                    bold: bold || ch.flags().contains(mupdf::TextCharFlags::BOLD),
+                    italic,
+                });
             }
-            spans.retain(|s| !s.text.is_empty());
-            let text: String = spans.iter().map(|s| s.text.as_str()).collect();
-            if text.trim().is_empty() {
-                continue;
+            if !chars.is_empty() {
+                raw_lines.push(chars);
             }
-            let bbox = spans
-                .iter()
-                .skip(1)
-                .fold(spans[0].bbox, |acc, s| acc.union(&s.bbox));
-            lines.push(TextLine {
-                text: text.trim().to_string(),
-                spans,
-                bbox,
-            });
+        }
+    }
+    let direction = match (0..4)
+        .max_by_key(|&i| (votes[i], usize::from(i == 0)))
+        .unwrap_or(0)
+    {
+        1 => TextDirection::Down,
+        2 => TextDirection::Up,
+        3 => TextDirection::Left,
+        _ => TextDirection::Right,
+    };
+    let space = ReadingSpace {
+        direction,
+        width: width_pt,
+        height: height_pt,
+    };
+
+    let mut lines = Vec::new();
+    for chars in raw_lines {
+        if let Some(line) = build_line(&chars, &space) {
+            lines.push(line);
         }
     }
     let needs_ocr = !lines
         .iter()
         .any(|l| l.text.chars().any(|c| c.is_alphanumeric()));
-    let blocks = if needs_ocr {
+    let mut blocks = if needs_ocr {
         Vec::new()
     } else {
         layout::reading_order(lines)
     };
+    if direction != TextDirection::Right {
+        for block in &mut blocks {
+            block.bbox = space.map_rect(block.bbox, true);
+            for line in &mut block.lines {
+                line.bbox = space.map_rect(line.bbox, true);
+                for span in &mut line.spans {
+                    span.bbox = space.map_rect(span.bbox, true);
+                }
+            }
+        }
+    }
     Ok(PageText {
         page_no: idx + 1,
         width_pt,
@@ -354,4 +478,57 @@ fn extract_page(doc: &PdfDocument, idx: u32, has_labels: bool) -> Result<PageTex
         blocks,
         needs_ocr,
     })
+}
+
+/// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style,
+/// normalised text, runs of spaces collapsed to one.
+fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
+    let mut spans: Vec<TextSpan> = Vec::new();
+    let mut last_was_space = true;
+    for ch in chars {
+        let is_space = ch.c.is_whitespace();
+        if is_space && last_was_space {
+            continue;
+        }
+        if is_space {
+            // A space belongs to the text before it, whatever font MuPDF gives it.
+            if let Some(span) = spans.last_mut() {
+                span.text.push(' ');
+            }
+            last_was_space = true;
+            continue;
+        }
+        let rect = space.map_rect(ch.rect, false);
+        let same_style = spans.last().is_some_and(|s| {
+            *s.font == *ch.font
+                && (s.size_pt - ch.size).abs() < 0.05
+                && s.bold == ch.bold
+                && s.italic == ch.italic
+        });
+        if !same_style {
+            spans.push(TextSpan {
+                text: String::new(),
+                font: ch.font.to_string(),
+                size_pt: ch.size,
+                bold: ch.bold,
+                italic: ch.italic,
+                bbox: rect,
+            });
+        }
+        let span = spans.last_mut().expect("a span exists");
+        normalize::push_normalized(ch.c, &mut span.text);
+        span.bbox = span.bbox.union(&rect);
+        last_was_space = span.text.ends_with(' ');
+    }
+    spans.retain(|s| !s.text.trim().is_empty());
+    let text: String = spans.iter().map(|s| s.text.as_str()).collect();
+    let text = text.trim().to_string();
+    if text.is_empty() {
+        return None;
+    }
+    let bbox = spans
+        .iter()
+        .skip(1)
+        .fold(spans[0].bbox, |acc, s| acc.union(&s.bbox));
+    Some(TextLine { text, spans, bbox })
 }

@@ -46,6 +46,7 @@ pub fn push_normalized(c: char, out: &mut String) {
 /// assert_eq!(collapse_letter_spacing("A m e r i c a n President L i n e s"),
 ///            "American President Lines");
 /// assert_eq!(collapse_letter_spacing("a b c"), "a b c");
+/// assert_eq!(collapse_letter_spacing("à À â Â ä Ä"), "à À â Â ä Ä");
 /// ```
 pub fn collapse_letter_spacing(text: &str) -> String {
     let tokens: Vec<&str> = text.split(' ').collect();
@@ -61,7 +62,15 @@ pub fn collapse_letter_spacing(text: &str) -> String {
             while j < tokens.len() && single(tokens[j]) {
                 j += 1;
             }
-            if j - i >= 4 {
+            // A spaced-out word has a word's case shape: "A m e r i c a n", "L I N E S";
+            // a list of letters ("à À â Â") does not.
+            let letters: Vec<char> = tokens[i..j]
+                .iter()
+                .filter_map(|t| t.chars().next())
+                .collect();
+            let word_shaped = letters[1..].iter().all(|c| c.is_lowercase())
+                || letters.iter().all(|c| c.is_uppercase());
+            if j - i >= 4 && word_shaped {
                 out.push(tokens[i..j].concat());
                 i = j;
                 continue;

@@ -147,7 +147,9 @@ pub fn detect(
                 true
             } else {
                 let keyword = n.kind != NumberingKind::Decimal;
-                (caps || keyword) && short && n_chars <= 80 && !ends_sentence
+                // "3.1.2 e-MERLIN detection …" set in italics, as journals do.
+                let italic_subsection = n.depth >= 2 && l.line.is_italic();
+                (caps || keyword || italic_subsection) && short && n_chars <= 80 && !ends_sentence
             }
         } else {
             caps && n_chars <= 70 && words <= 10 && !ends_sentence

@@ -128,6 +128,22 @@ impl NanoIndex {
             warnings
                 .push("no page has a text layer; the tree comes from the outline only".to_string());
         }
+        let blank: Vec<u32> = extracted
+            .pages
+            .iter()
+            .filter(|p| p.needs_ocr)
+            .map(|p| p.page_no)
+            .collect();
+        if has_text && !blank.is_empty() {
+            let list: Vec<String> = blank.iter().take(20).map(u32::to_string).collect();
+            warnings.push(format!(
+                "{} of {} pages have no text layer (OCR would be needed): {}{}",
+                blank.len(),
+                extracted.page_count,
+                list.join(", "),
+                if blank.len() > 20 { ", …" } else { "" }
+            ));
+        }
         let page_labels: Vec<String> = extracted
             .pages
             .iter()
@@ -149,12 +165,7 @@ impl NanoIndex {
             } else {
                 Vec::new()
             },
-            pages_without_text: extracted
-                .pages
-                .iter()
-                .filter(|p| p.needs_ocr)
-                .map(|p| p.page_no)
-                .collect(),
+            pages_without_text: blank,
             page_errors: extracted.page_errors.clone(),
             warnings,
             copy_forbidden: extracted.copy_forbidden,

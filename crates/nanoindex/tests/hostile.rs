@@ -1,0 +1,354 @@
+//! Every file of the hostile corpus (`corpus/hostile/MANIFEST.tsv` in the shared test data)
+//! gets the outcome its manifest's `required` column asks for: a tree, or an error naming the
+//! file and the reason; plus the file-specific facts the manifest states (text, pages, outline,
+//! labels, rotation, warnings). Requires the shared data (skipped with a reason outside CI).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use nanoindex::core::DocumentTree;
+use nanoindex::{Config, IndexedDocument, NanoIndex};
+
+fn run(path: &Path, password: Option<&str>) -> Result<IndexedDocument, String> {
+    NanoIndex::new(Config {
+        password: password.map(str::to_string),
+    })
+    .index(path)
+    .map_err(|e| e.to_string())
+}
+
+fn all_text(tree: &DocumentTree) -> String {
+    tree.iter_nodes()
+        .map(|n| format!("{}\n{}\n", n.title, n.text.as_deref().unwrap_or("")))
+        .collect()
+}
+
+fn titles(tree: &DocumentTree) -> Vec<String> {
+    tree.iter_nodes().map(|n| n.title.clone()).collect()
+}
+
+fn page_of_title(tree: &DocumentTree, title: &str) -> u32 {
+    tree.iter_nodes()
+        .find(|n| n.title == title)
+        .unwrap_or_else(|| panic!("no node `{title}` in {:?}", titles(tree)))
+        .start_index
+}
+
+/// The reason an `error:` requirement names: `error:no text layer (OCR needed)` → `no text layer`.
+fn reason(required: &str) -> &str {
+    let rest = required.trim_start_matches("error:");
+    let end = rest
+        .find([' ', '|', ';', '(', '—'])
+        .map_or(rest.len(), |i| {
+            // keep multi-word reasons: cut at the first of " (", " |", ";", " —"
+            [" (", " |", ";", " —"]
+                .iter()
+                .filter_map(|s| rest.find(s))
+                .min()
+                .unwrap_or(i.max(rest.len()))
+        });
+    rest[..end].trim()
+}
+
+/// Passwords named by `with --password X (or Y): tree`.
+fn passwords(required: &str) -> Vec<String> {
+    let Some(at) = required.find("--password ") else {
+        return Vec::new();
+    };
+    let rest = &required[at + "--password ".len()..];
+    let rest = rest.split(':').next().unwrap_or("");
+    rest.replace(['(', ')'], " ")
+        .split_whitespace()
+        .filter(|w| *w != "or")
+        .map(str::to_string)
+        .collect()
+}
+
+fn check_specifics(name: &str, doc: &IndexedDocument) {
+    let tree = &doc.tree;
+    let meta = &tree.extraction_metadata;
+    let text = all_text(tree);
+    match name {
+        "encrypted-ownerpw-only-nocopy-pdfjs.pdf" => {
+            assert!(meta.copy_forbidden);
+            assert!(
+                meta.warnings.iter().any(|w| w.contains("forbid copying")),
+                "{:?}",
+                meta.warnings
+            );
+        }
+        "corrupt-xref-keyword-missing-pdfjs.pdf" => {
+            assert!(
+                meta.warnings.iter().any(|w| w.contains("repaired")),
+                "{:?}",
+                meta.warnings
+            );
+            assert!(text.contains("Reduced test-case"), "{text}");
+        }
+        "corrupt-page-tree-cycle-pdfjs.pdf" => {
+            assert_eq!(meta.page_errors.len(), 1);
+            assert_eq!(meta.page_errors[0].page, 2);
+            assert!(text.contains("Testcase"), "{text}");
+        }
+        "corrupt-zen-of-python-pdfminer.pdf" => {
+            assert!(text.contains("Beautiful is better than ugly."), "{text}")
+        }
+        "scanned-ocr-layer-letterspaced-pypdf.pdf" => {
+            assert!(text.contains("American President Lines"), "{text}")
+        }
+        "rotated-90-landscape-table-pdfplumber.pdf" => {
+            // The header row reads left to right on the rotated page, after the title.
+            let header = text
+                .lines()
+                .position(|l| l.starts_with("State / Territory Permit Handgun Long Gun"));
+            let title = text
+                .lines()
+                .position(|l| l.starts_with("NICS Firearm Background Checks"));
+            assert!(header.is_some() && title < header, "{text}");
+        }
+        "rotated-mixed-per-page-pdfjs.pdf" => {
+            let page2 = tree
+                .iter_nodes()
+                .find(|n| n.start_index == 2)
+                .expect("page 2 node");
+            assert!(page2
+                .text
+                .as_deref()
+                .unwrap_or("")
+                .contains("This is my second page. It will have a landscape layout."));
+        }
+        "rotated-inherited-from-pages-node-qpdf.pdf" => {
+            assert_eq!(tree.page_dimensions[0].width, 792);
+            assert_eq!(tree.page_dimensions[0].height, 612);
+            assert!(text.contains("Potato"));
+        }
+        "multicolumn-hyphenation-latex-sample-files.pdf" => {
+            for word in ["adipiscing", "consectetuer", "filled"] {
+                assert!(text.contains(word), "`{word}` missing");
+            }
+            assert!(!text.contains('ﬁ'));
+            assert!(!text.contains("adip-"));
+        }
+        "cjk-chinese-tables-pymupdf.pdf" => assert!(
+            text.contains("募集说明书") || text.contains("投资集团"),
+            "{text}"
+        ),
+        "cjk-japanese-vertical-writing-pdfjs.pdf" => {
+            assert!(text.contains("あいうえお"), "{text}");
+            assert_eq!(meta.pages_without_text, [2, 3]);
+        }
+        "rtl-arabic-weasyprint-sample-files.pdf" => {
+            assert!(text.contains("habibi"));
+            assert!(text.contains("حَبيبي"), "{text}");
+        }
+        "rtl-arabic-cid-truetype-pdfjs.pdf" => assert!(text.contains("انواع"), "{text}"),
+        "ligatures-pymupdf.pdf" => {
+            assert_eq!(text.matches("flag").count(), 2, "{text}");
+            assert!(!text.contains('ﬂ'));
+        }
+        "type3-bitmap-font-latex-diacritics-pdfjs.pdf" => {
+            assert!(text.contains("à À â Â ä Ä ç Ç é É"), "{text}")
+        }
+        "acroform-fields-pdfminer.pdf" => assert!(text.contains("CHECKBOX"), "{text}"),
+        "huge-page-a0-rotated-survey-pdfjs.pdf" => {
+            assert!(text.contains("PROFESSIONAL LAND SURVEYORS"), "{text}");
+            assert_eq!(
+                (
+                    tree.page_dimensions[0].width,
+                    tree.page_dimensions[0].height
+                ),
+                (3370, 2384)
+            );
+        }
+        "outline-invalid-destinations-pypdf.pdf" => {
+            let t = titles(tree);
+            let outline_titles = t.iter().filter(|t| t.contains("Destination")).count();
+            assert_eq!(outline_titles, 9, "{t:?}");
+            assert_eq!(meta.tree_method, "outline");
+        }
+        "outline-circular-next-pymupdf.pdf" => {
+            let t = titles(tree);
+            assert!(
+                t.contains(&"A Good Beginning".to_string())
+                    && t.contains(&"A Good Ending".to_string()),
+                "{t:?}"
+            );
+        }
+        "outline-loop-qpdf.pdf" => {
+            let t = titles(tree).join("\n");
+            for entry in [
+                "Potato 1",
+                "Mern 1.1",
+                "Biherbadem 1.1.1",
+                "Glarpenspliel",
+                "Hagoogamagoogle",
+                "Gawehwehweh 1.1.2",
+                "Jawarnianbvarwash",
+                "Salad 2",
+            ] {
+                assert!(t.contains(entry), "`{entry}` missing from {t}");
+            }
+            assert_eq!(page_of_title(tree, "Potato 1 -> 5: /XYZ null null null"), 6);
+        }
+        "outline-nonascii-titles-pagelabels-qpdf.pdf" => {
+            assert_eq!(
+                tree.iter_nodes()
+                    .filter(|n| n.title.contains(" -> "))
+                    .count(),
+                11
+            );
+            assert_eq!(page_of_title(tree, "Isís 1 -> 5: /XYZ null null null"), 6);
+            let labels = &meta.page_labels;
+            // The manifest's `u:` is qpdf's JSON notation for a Unicode string: here the
+            // empty prefix `/P ()` with no style, so the label is empty.
+            assert_eq!(labels[0], "");
+            assert_eq!(labels[2..7], ["i", "ii", "iii", "iv", "v"]);
+            assert_eq!(labels[12], "2");
+            assert_eq!(labels[22], "16059");
+            assert_eq!(labels[23], "l");
+        }
+        "outline-chinese-titles-pdfplumber.pdf" => {
+            let t = titles(tree);
+            assert!(t.iter().any(|t| t == "教育经历"), "{t:?}");
+            assert!(
+                t.iter()
+                    .filter(|t| t.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)))
+                    .count()
+                    >= 10,
+                "{t:?}"
+            );
+        }
+        "outline-named-dests-name-vs-string-pdfjs.pdf" => {
+            assert_eq!(page_of_title(tree, "A (via name object)"), 1);
+            assert_eq!(page_of_title(tree, "B (via string object)"), 2);
+            assert_eq!(page_of_title(tree, "C (via name object)"), 3);
+            assert!(!meta.warnings.is_empty());
+        }
+        "table-small-ruled-pymupdf.pdf" => {
+            assert!(text.contains("Noble gases -269 -62 -170.5"), "{text}");
+            assert!(text.contains('°'));
+        }
+        "pagelabels-roman-arabic-pdfminer.pdf" => {
+            assert_eq!(meta.page_labels, ["iii", "iv", "1", "2", "1"]);
+            assert_eq!(tree.iter_nodes().count(), 4);
+        }
+        "multicolumn-mnras-arxiv-2201.00069-p5-pymupdf.pdf" => {
+            assert!(
+                titles(tree).iter().any(|t| t.starts_with("3.1.2")),
+                "{:?}",
+                titles(tree)
+            );
+            let left = text.find("persistent 1283 MHz").expect("left column text");
+            let right_col_probe = text.rfind("FRB 20190714A").expect("text");
+            assert!(left <= right_col_probe);
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_hostile_file_gets_its_required_outcome() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let dir = data.join("corpus/hostile");
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("manifest");
+    let mut header: Vec<&str> = Vec::new();
+    let mut failures: BTreeMap<String, String> = BTreeMap::new();
+    let mut checked = 0;
+    for (i, line) in manifest.lines().enumerate() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if i == 0 {
+            header = cols;
+            continue;
+        }
+        let col = |name: &str| cols[header.iter().position(|h| *h == name).expect("column")];
+        let name = col("filename").to_string();
+        let required = col("required");
+        let path: PathBuf = dir.join(&name);
+        let started = Instant::now();
+        let outcome = std::panic::catch_unwind(|| {
+            let result = run(&path, None);
+            if required.starts_with("error:") {
+                let err = match result {
+                    Ok(_) => {
+                        return Err(format!("expected error `{}`, got a tree", reason(required)))
+                    }
+                    Err(e) => e,
+                };
+                if !err.contains(reason(required)) || !err.contains(&name) {
+                    return Err(format!(
+                        "error `{err}` does not name the file and `{}`",
+                        reason(required)
+                    ));
+                }
+                for pw in passwords(required) {
+                    let doc =
+                        run(&path, Some(&pw)).map_err(|e| format!("with password `{pw}`: {e}"))?;
+                    check_specifics(&name, &doc);
+                }
+                if required.contains("--password") {
+                    let wrong = run(&path, Some("not-the-password"))
+                        .err()
+                        .unwrap_or_default();
+                    if !wrong.contains("wrong password") {
+                        return Err(format!("wrong password gave `{wrong}`"));
+                    }
+                }
+            } else {
+                let doc = result?;
+                if doc.tree.structure.is_empty() {
+                    return Err("empty tree".into());
+                }
+                check_specifics(&name, &doc);
+            }
+            Ok(())
+        });
+        match outcome {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                failures.insert(name.clone(), e);
+            }
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failures.insert(name.clone(), format!("check failed: {msg}"));
+            }
+        }
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "`{name}` took {:?}",
+            started.elapsed()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
+    assert!(
+        failures.is_empty(),
+        "{} of 40 failed:\n{failures:#?}",
+        failures.len()
+    );
+}
+
+#[test]
+fn reasons_and_passwords_parse_from_the_manifest() {
+    assert_eq!(
+        reason("error:no text layer (OCR needed) until OCR exists"),
+        "no text layer"
+    );
+    assert_eq!(
+        reason("error:password required | with --password baz (or foo): tree"),
+        "password required"
+    );
+    assert_eq!(reason("error:damaged file"), "damaged file");
+    assert_eq!(
+        passwords("error:password required | with --password baz (or foo): tree"),
+        ["baz", "foo"]
+    );
+}
