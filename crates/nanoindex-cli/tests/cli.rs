@@ -1,0 +1,140 @@
+//! End-to-end tests of the `nanoindex-local` binary: `index` and `tree` on PDFs the test
+//! writes, batches with bad files (exit code 1, good files still written), usage errors
+//! (exit code 2), and passwords on the shared corpus when it is present.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use nanoindex_pdf::write::PdfBuilder;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nanoindex-local"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn contract(path: &Path) {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 72.0, 18.0, true, "SERVICES AGREEMENT")
+        .text(72.0, 110.0, 13.0, true, "1. Services")
+        .text(72.0, 130.0, 10.0, false, "The Supplier provides support. Fees are set in Section 2.5.")
+        .text(72.0, 170.0, 13.0, true, "2. Fees");
+    pdf.page()
+        .text(72.0, 72.0, 11.0, true, "2.5 Late Payment")
+        .text(72.0, 92.0, 10.0, false, "Late invoices bear interest of 1% per month.");
+    std::fs::write(path, pdf.to_bytes()).unwrap();
+}
+
+#[test]
+fn index_then_tree_prints_the_outline() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    let out_dir = dir.path().join("out");
+    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--no-llm", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["pages"], 2);
+    assert_eq!(report["method"], "typography");
+    assert_eq!(report["cross_references"], 1);
+    let tree_path = out_dir.join("contract.tree.json");
+    assert!(out_dir.join("contract.graph.json").is_file());
+
+    let out = run(&["tree", tree_path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        printed,
+        "0000  SERVICES AGREEMENT  (pp. 1-2)\n  0000.0000  1. Services  (p. 1)\n  0000.0001  2. Fees  (pp. 1-2)\n    0000.0001.0000  2.5 Late Payment  (p. 2)\n"
+    );
+    let out = run(&["tree", tree_path.to_str().unwrap(), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["nodes"][1]["nodes"][0]["node_id"], "0000.0001.0000");
+}
+
+#[test]
+fn a_batch_reports_bad_files_writes_the_good_ones_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.pdf");
+    contract(&good);
+    let garbage = dir.path().join("garbage.pdf");
+    std::fs::write(&garbage, b"%PDF-1.7\nthis is not really a pdf").unwrap();
+    let empty = dir.path().join("empty.pdf");
+    std::fs::write(&empty, b"").unwrap();
+    let missing: PathBuf = dir.path().join("missing.pdf");
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "index",
+        garbage.to_str().unwrap(),
+        good.to_str().unwrap(),
+        empty.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("garbage.pdf`: damaged file"), "{err}");
+    assert!(err.contains("empty.pdf`: empty file"), "{err}");
+    assert!(err.contains("missing.pdf`: No such file"), "{err}");
+    assert!(err.contains("1 indexed, 3 failed"), "{err}");
+    assert!(out_dir.join("good.tree.json").is_file());
+    assert!(!out_dir.join("garbage.tree.json").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["index"]).status.code(), Some(2));
+    assert_eq!(run(&["no-such-command"]).status.code(), Some(2));
+}
+
+#[test]
+fn tree_of_a_broken_file_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.tree.json");
+    std::fs::write(&bad, "{\"doc_name\": 3}").unwrap();
+    let out = run(&["tree", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("error: `"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bad.tree.json` is not a valid tree file"));
+}
+
+fn hostile(name: &str) -> Option<PathBuf> {
+    let root = match std::env::var_os("NANOINDEX_TEST_DATA") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let path = root.join("corpus/hostile").join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("shared test data missing at `{}`; required in CI", root.display());
+    }
+    eprintln!("skipped: shared test data not found at `{}`", root.display());
+    None
+}
+
+#[test]
+fn password_protected_files_need_the_password() {
+    let Some(pdf) = hostile("encrypted-userpw-rc4-40bit-pdfminer.pdf") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("rc4-40bit-pdfminer.pdf`: password required"), "{}", stderr(&out));
+    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir, "--password", "wrong"]);
+    assert!(stderr(&out).contains("wrong password"), "{}", stderr(&out));
+    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir, "--password", "baz"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree = std::fs::read_to_string(dir.path().join("encrypted-userpw-rc4-40bit-pdfminer.tree.json")).unwrap();
+    assert!(tree.contains("Secret!"));
+}
