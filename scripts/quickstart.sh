@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# README quick start: installs the build prerequisites and the models, builds nanoindex-local,
+# writes the project's own sample annual report (a fictional company) and indexes it with zero
+# model calls, then prints its section tree. Everything runs offline after the first setup.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need_apt=()
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+fi
+bash scripts/fetch-models.sh
+cargo build --release -p nanoindex-cli -p nanoindex-pdf --examples --bins
+target="${CARGO_TARGET_DIR:-target}"
+out="${TMPDIR:-/tmp}/nanoindex-quickstart"
+mkdir -p "$out"
+"$target/release/examples/make_sample" "$out/northwind-2024-10k.pdf"
+"$target/release/nanoindex-local" index "$out/northwind-2024-10k.pdf" -o "$out" --no-llm
+"$target/release/nanoindex-local" tree "$out/northwind-2024-10k.tree.json"
