@@ -9,6 +9,7 @@
 mod error;
 mod generate;
 mod models;
+mod scripted;
 mod spec;
 mod stream;
 mod threads;
@@ -22,6 +23,7 @@ pub use models::{
     default_models_dir, models_dir_from, ModelEntry, ModelFile, ModelFileStatus, ModelManifest,
     DEFAULT_EMBEDDING_MODEL, DEFAULT_TEXT_MODEL, MODELS_DIR_ENV, THREADS_ENV,
 };
+pub use scripted::ScriptedGenerator;
 pub use spec::BackendSpec;
 pub use stream::{StreamEvent, TextStream};
 pub use threads::{thread_count, thread_count_from};
