@@ -8,6 +8,7 @@
 # the time for the largest 10-K alone, and our peak RSS.
 #
 # Usage: scripts/bench-extract.sh [PDF_DIR]   (default: ../shared/data/financebench-dev/pdfs)
+# NANOINDEX_BIN=path uses that binary instead of building the release one.
 # PyMuPDF is installed into a throwaway virtualenv under $TMPDIR; nothing else is installed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,8 +20,12 @@ trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q pymupdf
 target="${CARGO_TARGET_DIR:-$root/target}"
-(cd "$root" && cargo build -q --release -p nanoindex-cli)
-bin="$target/release/nanoindex-local"
+if [ -n "${NANOINDEX_BIN:-}" ]; then
+  bin="$NANOINDEX_BIN"   # a binary built already (e.g. the dev profile: deps -O3, ours -O2)
+else
+  (cd "$root" && cargo build -q --release -p nanoindex-cli)
+  bin="$target/release/nanoindex-local"
+fi
 
 "$work/venv/bin/python" - "$pdf_dir" "$bin" "$work" <<'PY'
 import glob, os, resource, subprocess, sys, time

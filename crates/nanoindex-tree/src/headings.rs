@@ -154,7 +154,7 @@ pub fn detect(
         } else {
             caps && n_chars <= 70 && words <= 10 && !ends_sentence
         };
-        if !is_heading {
+        if !is_heading || (!big && words <= 2 && leads_table(lines, pos)) {
             continue;
         }
         // A heading wrapped over two lines of the same style is one heading.
@@ -179,6 +179,30 @@ pub fn detect(
         });
     }
     out
+}
+
+/// True when most of the next five lines on the page are rows of figures: a bold "Assets"
+/// or "Liabilities" above them labels part of a table, it does not open a section.
+fn leads_table(lines: &[FlatLine], pos: usize) -> bool {
+    let page = lines[pos].page_no;
+    let next: Vec<&FlatLine> = lines[pos + 1..]
+        .iter()
+        .filter(|l| !l.furniture)
+        .take_while(|l| l.page_no == page)
+        .take(5)
+        .collect();
+    let rows = next
+        .iter()
+        .filter(|l| {
+            l.line
+                .text
+                .split_whitespace()
+                .filter(|w| w.chars().any(|c| c.is_ascii_digit()) && !w.chars().any(char::is_alphabetic))
+                .count()
+                >= 2
+        })
+        .count();
+    next.len() >= 3 && rows * 2 > next.len()
 }
 
 fn kind_rank(n: &Option<Numbering>) -> (u32, u32) {
