@@ -1,0 +1,149 @@
+//! Real documents from the shared test data: the SEC filings of `financebench-dev` get
+//! PART → Item trees whose items start where their body starts (never on the contents page),
+//! the fixture report nests its headings by font size, and the evidence pages of the
+//! FinanceBench questions are measured against the leaves of the tree (printed, not asserted:
+//! `cargo test -p nanoindex --test corpus -- --nocapture`). Requires the shared data.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use nanoindex::core::{DocumentTree, TreeNode};
+use nanoindex::{Config, NanoIndex};
+
+fn index(path: &Path) -> DocumentTree {
+    NanoIndex::new(Config::default())
+        .index(path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .tree
+}
+
+fn ends_in_page_number(line: &str) -> bool {
+    line.split_whitespace()
+        .last()
+        .is_some_and(|w| w.len() <= 3 && w.chars().all(|c| c.is_ascii_digit()))
+}
+
+#[test]
+fn sec_filings_have_parts_and_items_starting_at_their_body() {
+    let Some(data) = common::shared_data() else { return };
+    let dir = data.join("data/financebench-dev/pdfs");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("pdf folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains("10K") || n.contains("10Q"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 14);
+    for name in names {
+        let tree = index(&dir.join(&name));
+        let quarterly = name.contains("10Q");
+        assert_eq!(tree.extraction_metadata.tree_method, "sec_filing", "{name}");
+        assert_eq!(tree.domain.as_deref(), Some(if quarterly { "sec_10q" } else { "sec_10k" }), "{name}");
+        let parts: Vec<&str> = tree.structure.iter().map(|n| n.title.as_str()).collect();
+        assert!(parts.contains(&"PART I") && parts.contains(&"PART II"), "{name}: {parts:?}");
+        let items: Vec<&TreeNode> = tree
+            .structure
+            .iter()
+            .filter(|p| p.title.starts_with("PART"))
+            .flat_map(|p| p.nodes.iter())
+            .filter(|n| n.title.starts_with("Item "))
+            .collect();
+        // Best Buy's 10-Q has 8 items in all (its contents page lists exactly those).
+        let min_items = if quarterly { 8 } else { 10 };
+        assert!(items.len() >= min_items, "{name}: {} items", items.len());
+        let mut last_page = 0;
+        for item in &items {
+            let text = item.text.as_deref().unwrap_or("");
+            let heading = text.lines().next().unwrap_or("");
+            assert!(
+                heading.to_lowercase().starts_with("item") && !ends_in_page_number(heading),
+                "{name}: `{}` starts at a contents line `{heading}`",
+                item.title
+            );
+            assert!(item.start_index >= 2, "{name}: `{}` on page {}", item.title, item.start_index);
+            assert!(item.start_index >= last_page, "{name}: items out of order at `{}`", item.title);
+            last_page = item.start_index;
+        }
+    }
+}
+
+#[test]
+fn sample_report_headings_nest_by_font_size() {
+    let Some(data) = common::shared_data() else { return };
+    let tree = index(&data.join("data/fixtures/sample_report.pdf"));
+    assert_eq!(tree.extraction_metadata.tree_method, "typography");
+    let root = &tree.structure[0];
+    assert_eq!(root.title, "Quarterly Financial Report");
+    let children: Vec<&str> = root.nodes.iter().map(|n| n.title.as_str()).collect();
+    for title in ["Executive Summary", "Financial Results", "Strategic Outlook"] {
+        assert!(children.contains(&title), "{children:?}");
+    }
+    let results = root.nodes.iter().find(|n| n.title == "Financial Results").unwrap();
+    let sub: Vec<&str> = results.nodes.iter().map(|n| n.title.as_str()).collect();
+    assert_eq!(sub, ["Revenue Breakdown", "Profitability Metrics"]);
+    assert_eq!((results.start_index, results.end_index), (2, 2));
+    let outlook = root.nodes.iter().find(|n| n.title == "Strategic Outlook").unwrap();
+    assert_eq!(outlook.nodes[0].title, "Risk Factors");
+    assert!(outlook.nodes[0].text.as_deref().unwrap().contains("macroeconomic uncertainty"));
+}
+
+fn words(text: &str) -> BTreeSet<String> {
+    const STOP: &[&str] = &[
+        "what", "which", "that", "this", "with", "from", "have", "does", "their", "there", "based",
+        "year", "fiscal", "company", "answer", "question", "using", "information", "shown",
+        "statement", "statements", "total", "amount", "usd", "millions", "billions",
+    ];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4 && !w.chars().all(|c| c.is_ascii_digit()))
+        .map(|w| w.to_lowercase())
+        .map(|w| w.trim_end_matches('s').to_string())
+        .filter(|w| !STOP.contains(&w.as_str()))
+        .collect()
+}
+
+/// The FinanceBench measure: for each question, is an evidence page inside a leaf whose
+/// title shares a content word with the question? Printed as a rate; the assertion only
+/// guards that every question's document indexes and every evidence page is covered by
+/// some leaf.
+#[test]
+fn financebench_evidence_pages_fall_in_relevant_leaves() {
+    let Some(data) = common::shared_data() else { return };
+    let base = data.join("data/financebench-dev");
+    let questions = std::fs::read_to_string(base.join("questions.jsonl")).expect("questions");
+    let mut trees: std::collections::HashMap<String, DocumentTree> = Default::default();
+    let (mut hits, mut covered, mut total) = (0, 0, 0);
+    for line in questions.lines().filter(|l| !l.trim().is_empty()) {
+        let q: serde_json::Value = serde_json::from_str(line).expect("json line");
+        let doc = q["doc_name"].as_str().expect("doc_name").to_string();
+        let tree = trees
+            .entry(doc.clone())
+            .or_insert_with(|| index(&base.join(format!("pdfs/{doc}.pdf"))));
+        let question_words = words(q["question"].as_str().unwrap_or(""));
+        let pages: Vec<u32> = q["evidence_pages"]
+            .as_array()
+            .expect("evidence_pages")
+            .iter()
+            .filter_map(|p| p.as_u64().map(|p| p as u32))
+            .collect();
+        let leaves: Vec<&TreeNode> = tree.iter_nodes().filter(|n| n.is_leaf()).collect();
+        let in_leaf = |p: u32| leaves.iter().filter(move |n| n.start_index <= p && p <= n.end_index);
+        total += 1;
+        if pages.iter().any(|&p| in_leaf(p).next().is_some()) {
+            covered += 1;
+        }
+        let hit = pages.iter().any(|&p| {
+            in_leaf(p).any(|n| !words(&n.title).is_disjoint(&question_words))
+        });
+        if hit {
+            hits += 1;
+        }
+    }
+    eprintln!(
+        "financebench evidence page in a relevant leaf: {hits}/{total} = {:.2}; in any leaf: {covered}/{total}",
+        hits as f64 / total as f64
+    );
+    assert_eq!(total, 37);
+    assert_eq!(covered, total, "every evidence page lies in some leaf");
+}
