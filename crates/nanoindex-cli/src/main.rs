@@ -1,7 +1,9 @@
 //! `nanoindex-local`: the command-line front end. Parses arguments, calls the `nanoindex`
 //! engine and renders its results; it holds no document logic of its own.
 
+mod cmd_generate;
 mod cmd_index;
+mod cmd_models;
 mod cmd_tree;
 mod output;
 
@@ -21,6 +23,10 @@ enum Command {
     Index(cmd_index::IndexArgs),
     /// Print the outline of a tree file: node id, title and pages.
     Tree(cmd_tree::TreeArgs),
+    /// Run a text model on one prompt and stream the reply (for trying a model).
+    Generate(cmd_generate::GenerateArgs),
+    /// Show the models directory and which known models are installed.
+    Models(cmd_models::ModelsArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -28,6 +34,8 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Index(args) => cmd_index::run(args),
         Command::Tree(args) => cmd_tree::run(args),
+        Command::Generate(args) => cmd_generate::run(args),
+        Command::Models(args) => cmd_models::run(args),
     };
     output::finish(result)
 }

@@ -527,9 +527,13 @@ impl TextGenerator for LlamaCppGenerator {
             self.cached_tokens.push(token);
             logits_idx = 0;
         };
-        let rest = stream.finish();
-        if !rest.is_empty() && stop_reason != StopReason::Callback {
-            on_token(&rest);
+        // After the callback said stop, the held-back tail is dropped so that the text equals
+        // what was streamed.
+        if stop_reason != StopReason::Callback {
+            let rest = stream.finish();
+            if !rest.is_empty() {
+                on_token(&rest);
+            }
         }
         Ok(Generation {
             text: stream.text().to_string(),

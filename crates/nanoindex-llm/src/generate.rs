@@ -270,7 +270,8 @@ pub trait TextGenerator: Send {
     fn info(&self) -> &ModelInfo;
 
     /// Generates a reply to `request`, calling `on_token` with each new piece of text as
-    /// soon as it is final (complete UTF-8, not part of a possible stop string).
+    /// soon as it is final (complete UTF-8, not part of a possible stop string). The
+    /// returned text is exactly the concatenation of those pieces.
     ///
     /// # Errors
     ///

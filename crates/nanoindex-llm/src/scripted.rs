@@ -101,9 +101,11 @@ impl TextGenerator for ScriptedGenerator {
                 }
             }
         }
-        let rest = stream.finish();
-        if !rest.is_empty() {
-            on_token(&rest);
+        if stop_reason != StopReason::Callback {
+            let rest = stream.finish();
+            if !rest.is_empty() {
+                on_token(&rest);
+            }
         }
         Ok(Generation {
             text: stream.text().to_string(),

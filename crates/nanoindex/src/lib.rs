@@ -16,6 +16,7 @@
 //! ```
 
 mod error;
+pub mod llm;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Prefill and decode speed of our llama.cpp backend on the installed test models
+# (SmolLM2-135M-Instruct Q4_1, Gemma 3 270M Q4_K_M), measured through
+# `nanoindex-local generate --json`, and side by side llama.cpp's own `llama-bench` when one
+# is given (LLAMA_BENCH=/path/to/llama-bench; the llama-cpp-2 crate does not vendor the
+# tools), with the ratio ours / llama-bench.
+#
+# Usage: scripts/bench-llm.sh [THREADS]   (default: 1; more threads than free cores collapse
+# decoding, see DEPENDENCIES.md; with THREADS > 1 run with OMP_WAIT_POLICY=passive)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+threads="${1:-1}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}"
+cargo build --quiet -p nanoindex-cli
+bin="$CARGO_TARGET_DIR/debug/nanoindex-local"
+models_dir="$("$bin" models path)"
+
+# About 450 prompt tokens of plain prose, so that prefill is measured on a real batch.
+paragraph="The company reported revenue of 4.1 billion dollars for the fiscal year, an increase \
+of twelve percent over the previous year, driven mainly by cloud services and subscriptions. \
+Operating expenses rose more slowly than revenue, so the operating margin widened to 21 percent. \
+Cash from operations funded share repurchases and a higher dividend, and net debt fell. "
+prompt="Summarise the following report in three sentences. $paragraph$paragraph$paragraph$paragraph$paragraph$paragraph"
+
+printf '%-28s %8s %12s %12s %14s %14s\n' model threads prefill_t/s decode_t/s bench_prefill bench_decode
+for file in SmolLM2-135M-Instruct.Q4_1.gguf gemma-3-270m-q4_k_m.gguf; do
+    path="$models_dir/$file"
+    if [[ ! -f "$path" ]]; then
+        echo "skipped $file: not installed (run scripts/fetch-models.sh)" >&2
+        continue
+    fi
+    ours="$("$bin" generate --json --llm "llama-cpp:$path" --threads "$threads" --max-tokens 128 \
+        --stop "never-appears-stop" "$prompt")"
+    read -r prefill decode n_out < <(python3 -c 'import json,sys; r=json.load(sys.stdin); print(round(r["prefill_tokens_per_s"],1), round(r["decode_tokens_per_s"],1), r["n_completion_tokens"])' <<<"$ours")
+    bench_prefill="-" bench_decode="-"
+    if [[ -n "${LLAMA_BENCH:-}" ]]; then
+        read -r bench_prefill bench_decode < <("$LLAMA_BENCH" -m "$path" -t "$threads" -p 512 -n 128 -o json \
+            | python3 -c 'import json,sys; rows=json.load(sys.stdin); p=[r["avg_ts"] for r in rows if r["n_prompt"]>0]; d=[r["avg_ts"] for r in rows if r["n_gen"]>0]; print(round(p[0],1), round(d[0],1))')
+    fi
+    printf '%-28s %8s %12s %12s %14s %14s\n' "$file" "$threads" "$prefill" "$decode" "$bench_prefill" "$bench_decode"
+    if [[ "$n_out" -lt 32 ]]; then
+        echo "note: $file stopped after $n_out tokens; its decode rate rests on few tokens" >&2
+    fi
+    if [[ "$bench_decode" != "-" ]]; then
+        python3 -c "print('  ratio ours/llama-bench: prefill %.2f, decode %.2f' % ($prefill/$bench_prefill, $decode/$bench_decode))"
+    fi
+done
