@@ -15,20 +15,44 @@ fn report() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
     for p in 0..PAGES {
         let page = pdf.page();
-        page.text(72.0, 60.0, 14.0, true, &format!("{}. Section {}", p + 1, p + 1));
+        page.text(
+            72.0,
+            60.0,
+            14.0,
+            true,
+            &format!("{}. Section {}", p + 1, p + 1),
+        );
         let mut y = 90.0;
         for l in 0..30 {
-            page.text(72.0, y, 10.0, false, &format!(
+            page.text(
+                72.0,
+                y,
+                10.0,
+                false,
+                &format!(
                 "Line {l} of section {p}: revenue grew as described in Section {}.1 and Note {}.",
                 (p + 2) % PAGES + 1,
                 l % 9 + 1
-            ));
+            ),
+            );
             y += 12.5;
         }
         for r in 0..12 {
             page.text(72.0, y, 9.0, false, &format!("Operating line item {r}"))
-                .text(380.0, y, 9.0, false, &format!("{},{:03}", r + 1, p * 7 % 1000))
-                .text(450.0, y, 9.0, false, &format!("({},{:03})", r + 2, p * 3 % 1000));
+                .text(
+                    380.0,
+                    y,
+                    9.0,
+                    false,
+                    &format!("{},{:03}", r + 1, p * 7 % 1000),
+                )
+                .text(
+                    450.0,
+                    y,
+                    9.0,
+                    false,
+                    &format!("({},{:03})", r + 2, p * 3 % 1000),
+                );
             y += 11.0;
         }
     }

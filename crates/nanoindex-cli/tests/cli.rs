@@ -24,11 +24,23 @@ fn contract(path: &Path) {
     pdf.page()
         .text(72.0, 72.0, 18.0, true, "SERVICES AGREEMENT")
         .text(72.0, 110.0, 13.0, true, "1. Services")
-        .text(72.0, 130.0, 10.0, false, "The Supplier provides support. Fees are set in Section 2.5.")
+        .text(
+            72.0,
+            130.0,
+            10.0,
+            false,
+            "The Supplier provides support. Fees are set in Section 2.5.",
+        )
         .text(72.0, 170.0, 13.0, true, "2. Fees");
     pdf.page()
         .text(72.0, 72.0, 11.0, true, "2.5 Late Payment")
-        .text(72.0, 92.0, 10.0, false, "Late invoices bear interest of 1% per month.");
+        .text(
+            72.0,
+            92.0,
+            10.0,
+            false,
+            "Late invoices bear interest of 1% per month.",
+        );
     std::fs::write(path, pdf.to_bytes()).unwrap();
 }
 
@@ -38,7 +50,14 @@ fn index_then_tree_prints_the_outline() {
     let pdf = dir.path().join("contract.pdf");
     contract(&pdf);
     let out_dir = dir.path().join("out");
-    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--no-llm", "--json"]);
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--no-llm",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(report["ok"], true);
@@ -117,24 +136,54 @@ fn hostile(name: &str) -> Option<PathBuf> {
         return Some(path);
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("shared test data missing at `{}`; required in CI", root.display());
+        panic!(
+            "shared test data missing at `{}`; required in CI",
+            root.display()
+        );
     }
-    eprintln!("skipped: shared test data not found at `{}`", root.display());
+    eprintln!(
+        "skipped: shared test data not found at `{}`",
+        root.display()
+    );
     None
 }
 
 #[test]
 fn password_protected_files_need_the_password() {
-    let Some(pdf) = hostile("encrypted-userpw-rc4-40bit-pdfminer.pdf") else { return };
+    let Some(pdf) = hostile("encrypted-userpw-rc4-40bit-pdfminer.pdf") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().to_str().unwrap();
     let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("rc4-40bit-pdfminer.pdf`: password required"), "{}", stderr(&out));
-    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir, "--password", "wrong"]);
+    assert!(
+        stderr(&out).contains("rc4-40bit-pdfminer.pdf`: password required"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        out_dir,
+        "--password",
+        "wrong",
+    ]);
     assert!(stderr(&out).contains("wrong password"), "{}", stderr(&out));
-    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir, "--password", "baz"]);
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        out_dir,
+        "--password",
+        "baz",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let tree = std::fs::read_to_string(dir.path().join("encrypted-userpw-rc4-40bit-pdfminer.tree.json")).unwrap();
+    let tree = std::fs::read_to_string(
+        dir.path()
+            .join("encrypted-userpw-rc4-40bit-pdfminer.tree.json"),
+    )
+    .unwrap();
     assert!(tree.contains("Secret!"));
 }

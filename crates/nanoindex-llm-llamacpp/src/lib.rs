@@ -6,7 +6,7 @@
 //! sampling with a seed, constrains output with a grammar built from a JSON Schema by
 //! llama.cpp's own `json_schema_to_grammar`, keeps the key/value cache of the previous
 //! prompt and reuses its longest common prefix, and decodes several sequences in one batch
-//! ([`LlamaCppGenerator::generate_batch`]).
+//! (`TextGenerator::generate_batch` on [`LlamaCppGenerator`]).
 //!
 //! Threads: one unless configured ([`LlamaCppConfig::n_threads`] or `NANOINDEX_THREADS`).
 //! llama.cpp is built with OpenMP, whose worker threads spin while waiting; with more

@@ -16,7 +16,13 @@ impl Writer {
         let n = self.pdf.page_count();
         self.pdf
             .last_page()
-            .text(72.0, 40.0, 8.0, false, "Northwind Tools, Inc. | 2024 Annual Report on Form 10-K")
+            .text(
+                72.0,
+                40.0,
+                8.0,
+                false,
+                "Northwind Tools, Inc. | 2024 Annual Report on Form 10-K",
+            )
             .text(300.0, 760.0, 8.0, false, &n.to_string());
     }
     fn line(&mut self, size: f32, bold: bool, text: &str) {
@@ -50,21 +56,38 @@ impl Writer {
 }
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| "northwind-2024-annual-report.pdf".into());
-    let mut w = Writer { pdf: PdfBuilder::new(), y: 0.0 };
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "northwind-2024-annual-report.pdf".into());
+    let mut w = Writer {
+        pdf: PdfBuilder::new(),
+        y: 0.0,
+    };
     w.page();
-    w.line(12.0, true, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION");
+    w.line(
+        12.0,
+        true,
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+    );
     w.line(16.0, true, "FORM 10-K");
-    w.para(&["ANNUAL REPORT PURSUANT TO SECTION 13 OF THE SECURITIES EXCHANGE ACT OF 1934", "For the fiscal year ended December 31, 2024"]);
+    w.para(&[
+        "ANNUAL REPORT PURSUANT TO SECTION 13 OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the fiscal year ended December 31, 2024",
+    ]);
     w.line(14.0, true, "NORTHWIND TOOLS, INC.");
     w.para(&["A Delaware corporation. Headquarters: 400 Harbor Way, Portland, Oregon."]);
     w.page();
     w.line(12.0, true, "TABLE OF CONTENTS");
     for (entry, page) in [
-        ("PART I", ""), ("Item 1. Business", "3"), ("Item 1A. Risk Factors", "3"), ("Item 2. Properties", "3"),
-        ("PART II", ""), ("Item 7. Management's Discussion and Analysis", "4"), ("Item 8. Financial Statements and Supplementary Data", "5"),
+        ("PART I", ""),
+        ("Item 1. Business", "3"),
+        ("Item 1A. Risk Factors", "3"),
+        ("Item 2. Properties", "3"),
+        ("PART II", ""),
+        ("Item 7. Management's Discussion and Analysis", "4"),
+        ("Item 8. Financial Statements and Supplementary Data", "5"),
     ] {
-        w.line(10.0, page.is_empty(), &format!("{entry} {page}").trim().to_string());
+        w.line(10.0, page.is_empty(), format!("{entry} {page}").trim());
     }
     w.page();
     w.heading(13.0, "PART I");
@@ -101,11 +124,23 @@ fn main() {
     w.row("(In millions)", &["2024", "2023", "2022"]);
     w.row("Net income", &["141", "118", "97"]);
     w.row("Depreciation and amortization", &["58", "54", "51"]);
-    w.row("Net cash provided by operating activities", &["203", "171", "149"]);
-    w.row("Purchases of property, plant and equipment", &["(96)", "(71)", "(64)"]);
-    w.row("Net cash used in investing activities", &["(104)", "(79)", "(70)"]);
+    w.row(
+        "Net cash provided by operating activities",
+        &["203", "171", "149"],
+    );
+    w.row(
+        "Purchases of property, plant and equipment",
+        &["(96)", "(71)", "(64)"],
+    );
+    w.row(
+        "Net cash used in investing activities",
+        &["(104)", "(79)", "(70)"],
+    );
     w.row("Dividends paid", &["(38)", "(35)", "(32)"]);
-    w.row("Cash and cash equivalents at end of year", &["212", "181", "160"]);
+    w.row(
+        "Cash and cash equivalents at end of year",
+        &["212", "181", "160"],
+    );
     w.y += 20.0;
     w.heading(11.0, "Note 5. Income Taxes");
     w.para(&["The effective tax rate was 22.4% in 2024 and 23.1% in 2023."]);

@@ -278,7 +278,7 @@ struct ReadingSpace {
 }
 
 impl ReadingSpace {
-    fn to_reading(&self, x: f32, y: f32) -> (f32, f32) {
+    fn to_reading(self, x: f32, y: f32) -> (f32, f32) {
         match self.direction {
             TextDirection::Right => (x, y),
             TextDirection::Down => (y, self.width - x),
@@ -287,7 +287,7 @@ impl ReadingSpace {
         }
     }
 
-    fn to_display(&self, x: f32, y: f32) -> (f32, f32) {
+    fn to_display(self, x: f32, y: f32) -> (f32, f32) {
         match self.direction {
             TextDirection::Right => (x, y),
             TextDirection::Down => (self.width - y, x),
@@ -296,7 +296,7 @@ impl ReadingSpace {
         }
     }
 
-    fn map_rect(&self, r: RectPt, to_display: bool) -> RectPt {
+    fn map_rect(self, r: RectPt, to_display: bool) -> RectPt {
         let f = |x, y| {
             if to_display {
                 self.to_display(x, y)

@@ -206,7 +206,7 @@ impl PdfBuilder {
         let xref_at = out.len();
         let mut xref = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
         for off in offsets {
-            let _ = write!(xref, "{off:010} 00000 n \n");
+            let _ = writeln!(xref, "{off:010} 00000 n ");
         }
         let _ = write!(
             xref,

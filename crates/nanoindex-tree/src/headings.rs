@@ -138,7 +138,7 @@ pub fn detect(
         } else if !l.block_start {
             false
         } else if bold {
-            short && !ends_sentence || (numbering.is_some() && short)
+            short && (!ends_sentence || numbering.is_some())
         } else if let Some(n) = &numbering {
             // Run-in heading: "2.5 Payment Terms. Customer shall …" with the title in bold.
             let first = l.line.spans.iter().find(|s| !s.text.trim().is_empty());
@@ -197,7 +197,9 @@ fn leads_table(lines: &[FlatLine], pos: usize) -> bool {
             l.line
                 .text
                 .split_whitespace()
-                .filter(|w| w.chars().any(|c| c.is_ascii_digit()) && !w.chars().any(char::is_alphabetic))
+                .filter(|w| {
+                    w.chars().any(|c| c.is_ascii_digit()) && !w.chars().any(char::is_alphabetic)
+                })
                 .count()
                 >= 2
         })

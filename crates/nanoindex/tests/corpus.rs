@@ -27,7 +27,9 @@ fn ends_in_page_number(line: &str) -> bool {
 
 #[test]
 fn sec_filings_have_parts_and_items_starting_at_their_body() {
-    let Some(data) = common::shared_data() else { return };
+    let Some(data) = common::shared_data() else {
+        return;
+    };
     let dir = data.join("data/financebench-dev/pdfs");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("pdf folder")
@@ -40,9 +42,16 @@ fn sec_filings_have_parts_and_items_starting_at_their_body() {
         let tree = index(&dir.join(&name));
         let quarterly = name.contains("10Q");
         assert_eq!(tree.extraction_metadata.tree_method, "sec_filing", "{name}");
-        assert_eq!(tree.domain.as_deref(), Some(if quarterly { "sec_10q" } else { "sec_10k" }), "{name}");
+        assert_eq!(
+            tree.domain.as_deref(),
+            Some(if quarterly { "sec_10q" } else { "sec_10k" }),
+            "{name}"
+        );
         let parts: Vec<&str> = tree.structure.iter().map(|n| n.title.as_str()).collect();
-        assert!(parts.contains(&"PART I") && parts.contains(&"PART II"), "{name}: {parts:?}");
+        assert!(
+            parts.contains(&"PART I") && parts.contains(&"PART II"),
+            "{name}: {parts:?}"
+        );
         let items: Vec<&TreeNode> = tree
             .structure
             .iter()
@@ -62,8 +71,17 @@ fn sec_filings_have_parts_and_items_starting_at_their_body() {
                 "{name}: `{}` starts at a contents line `{heading}`",
                 item.title
             );
-            assert!(item.start_index >= 2, "{name}: `{}` on page {}", item.title, item.start_index);
-            assert!(item.start_index >= last_page, "{name}: items out of order at `{}`", item.title);
+            assert!(
+                item.start_index >= 2,
+                "{name}: `{}` on page {}",
+                item.title,
+                item.start_index
+            );
+            assert!(
+                item.start_index >= last_page,
+                "{name}: items out of order at `{}`",
+                item.title
+            );
             last_page = item.start_index;
         }
     }
@@ -71,29 +89,70 @@ fn sec_filings_have_parts_and_items_starting_at_their_body() {
 
 #[test]
 fn sample_report_headings_nest_by_font_size() {
-    let Some(data) = common::shared_data() else { return };
+    let Some(data) = common::shared_data() else {
+        return;
+    };
     let tree = index(&data.join("data/fixtures/sample_report.pdf"));
     assert_eq!(tree.extraction_metadata.tree_method, "typography");
     let root = &tree.structure[0];
     assert_eq!(root.title, "Quarterly Financial Report");
     let children: Vec<&str> = root.nodes.iter().map(|n| n.title.as_str()).collect();
-    for title in ["Executive Summary", "Financial Results", "Strategic Outlook"] {
+    for title in [
+        "Executive Summary",
+        "Financial Results",
+        "Strategic Outlook",
+    ] {
         assert!(children.contains(&title), "{children:?}");
     }
-    let results = root.nodes.iter().find(|n| n.title == "Financial Results").unwrap();
+    let results = root
+        .nodes
+        .iter()
+        .find(|n| n.title == "Financial Results")
+        .unwrap();
     let sub: Vec<&str> = results.nodes.iter().map(|n| n.title.as_str()).collect();
     assert_eq!(sub, ["Revenue Breakdown", "Profitability Metrics"]);
     assert_eq!((results.start_index, results.end_index), (2, 2));
-    let outlook = root.nodes.iter().find(|n| n.title == "Strategic Outlook").unwrap();
+    let outlook = root
+        .nodes
+        .iter()
+        .find(|n| n.title == "Strategic Outlook")
+        .unwrap();
     assert_eq!(outlook.nodes[0].title, "Risk Factors");
-    assert!(outlook.nodes[0].text.as_deref().unwrap().contains("macroeconomic uncertainty"));
+    assert!(outlook.nodes[0]
+        .text
+        .as_deref()
+        .unwrap()
+        .contains("macroeconomic uncertainty"));
 }
 
 fn words(text: &str) -> BTreeSet<String> {
     const STOP: &[&str] = &[
-        "what", "which", "that", "this", "with", "from", "have", "does", "their", "there", "based",
-        "year", "fiscal", "company", "answer", "question", "using", "information", "shown",
-        "statement", "statements", "total", "amount", "usd", "millions", "billions",
+        "what",
+        "which",
+        "that",
+        "this",
+        "with",
+        "from",
+        "have",
+        "does",
+        "their",
+        "there",
+        "based",
+        "year",
+        "fiscal",
+        "company",
+        "answer",
+        "question",
+        "using",
+        "information",
+        "shown",
+        "statement",
+        "statements",
+        "total",
+        "amount",
+        "usd",
+        "millions",
+        "billions",
     ];
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() >= 4 && !w.chars().all(|c| c.is_ascii_digit()))
@@ -109,7 +168,9 @@ fn words(text: &str) -> BTreeSet<String> {
 /// some leaf.
 #[test]
 fn financebench_evidence_pages_fall_in_relevant_leaves() {
-    let Some(data) = common::shared_data() else { return };
+    let Some(data) = common::shared_data() else {
+        return;
+    };
     let base = data.join("data/financebench-dev");
     let questions = std::fs::read_to_string(base.join("questions.jsonl")).expect("questions");
     let mut trees: std::collections::HashMap<String, DocumentTree> = Default::default();
@@ -128,14 +189,18 @@ fn financebench_evidence_pages_fall_in_relevant_leaves() {
             .filter_map(|p| p.as_u64().map(|p| p as u32))
             .collect();
         let leaves: Vec<&TreeNode> = tree.iter_nodes().filter(|n| n.is_leaf()).collect();
-        let in_leaf = |p: u32| leaves.iter().filter(move |n| n.start_index <= p && p <= n.end_index);
+        let in_leaf = |p: u32| {
+            leaves
+                .iter()
+                .filter(move |n| n.start_index <= p && p <= n.end_index)
+        };
         total += 1;
         if pages.iter().any(|&p| in_leaf(p).next().is_some()) {
             covered += 1;
         }
-        let hit = pages.iter().any(|&p| {
-            in_leaf(p).any(|n| !words(&n.title).is_disjoint(&question_words))
-        });
+        let hit = pages
+            .iter()
+            .any(|&p| in_leaf(p).any(|n| !words(&n.title).is_disjoint(&question_words)));
         if hit {
             hits += 1;
         }
