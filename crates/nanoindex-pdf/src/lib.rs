@@ -73,7 +73,7 @@ pub fn extract_bytes(
         let password = options.password.as_deref();
         (0..page_count)
             .into_par_iter()
-            .with_min_len(4)
+            .with_min_len(16)
             .map_init(
                 || open(bytes, name, password).map_err(|e| e.to_string()),
                 |doc, idx| match doc {
