@@ -154,7 +154,7 @@ pub fn detect(
         } else {
             caps && n_chars <= 70 && words <= 10 && !ends_sentence
         };
-        if !is_heading || (!big && words <= 2 && leads_table(lines, pos)) {
+        if !is_heading || (!big && words <= 1 && leads_table(lines, pos)) {
             continue;
         }
         // A heading wrapped over two lines of the same style is one heading.
