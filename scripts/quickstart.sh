@@ -12,10 +12,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
 fi
 bash scripts/fetch-models.sh
-cargo build --release -p nanoindex-cli -p nanoindex-pdf --examples --bins
-target="${CARGO_TARGET_DIR:-target}"
+# The dev profile is the project's one build profile (dependencies -O3, our crates -O2), shared
+# with the test command, so the two quick-start commands compile the stack once.
+cargo build -p nanoindex-cli -p nanoindex-pdf --examples --bins
+target="${CARGO_TARGET_DIR:-target}/debug"
 out="${TMPDIR:-/tmp}/nanoindex-quickstart"
 mkdir -p "$out"
-"$target/release/examples/make_sample" "$out/northwind-2024-10k.pdf"
-"$target/release/nanoindex-local" index "$out/northwind-2024-10k.pdf" -o "$out" --no-llm
-"$target/release/nanoindex-local" tree "$out/northwind-2024-10k.tree.json"
+"$target/examples/make_sample" "$out/northwind-2024-10k.pdf"
+"$target/nanoindex-local" index "$out/northwind-2024-10k.pdf" -o "$out" --no-llm
+"$target/nanoindex-local" tree "$out/northwind-2024-10k.tree.json"
