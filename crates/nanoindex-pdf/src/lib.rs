@@ -66,7 +66,7 @@ pub fn extract_bytes(
 
     let results: Vec<Result<PageText, String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
-            .map(|idx| extract_page(&doc, idx, &labels))
+            .map(|idx| guarded(|| extract_page(&doc, idx, &labels)))
             .collect()
     } else {
         drop(doc);
@@ -77,7 +77,7 @@ pub fn extract_bytes(
             .map_init(
                 || open(bytes, name, password).map_err(|e| e.to_string()),
                 |doc, idx| match doc {
-                    Ok(doc) => extract_page(doc, idx, &labels),
+                    Ok(doc) => guarded(|| extract_page(doc, idx, &labels)),
                     Err(e) => Err(e.clone()),
                 },
             )
@@ -102,6 +102,14 @@ pub fn extract_bytes(
         page_errors,
         warnings,
         copy_forbidden,
+    })
+}
+
+/// Runs one page's extraction so that a panic (a bug in us or in the bindings, met on some
+/// malformed page) becomes that page's error instead of ending the whole run.
+fn guarded(f: impl FnOnce() -> Result<PageText, String>) -> Result<PageText, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err("internal error while reading this page (please report)".to_string())
     })
 }
 
@@ -531,4 +539,28 @@ fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
         .skip(1)
         .fold(spans[0].bbox, |acc, s| acc.union(&s.bbox));
     Some(TextLine { text, spans, bbox })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_page_becomes_a_page_error() {
+        let result = guarded(|| panic!("malformed page"));
+        assert_eq!(
+            result.unwrap_err(),
+            "internal error while reading this page (please report)"
+        );
+    }
+
+    #[test]
+    fn intact_and_damaged_xref_tables_are_told_apart() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page().text(72.0, 72.0, 12.0, false, "x");
+        let bytes = pdf.to_bytes();
+        assert!(xref_looks_intact(&bytes));
+        let text = String::from_utf8_lossy(&bytes).replace("startxref\n", "startxref\n9");
+        assert!(!xref_looks_intact(text.as_bytes()));
+    }
 }

@@ -25,6 +25,12 @@ pub enum IndexError {
         /// Its page count.
         pages: u32,
     },
+    /// A bug met while indexing this file; the rest of the batch went on.
+    #[error("cannot index `{path}`: internal error (please report it with the file)")]
+    Internal {
+        /// The file.
+        path: PathBuf,
+    },
     /// Writing the tree or graph failed.
     #[error(transparent)]
     Save(#[from] nanoindex_core::CoreError),

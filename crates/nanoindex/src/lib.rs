@@ -194,7 +194,10 @@ impl NanoIndex {
                 .par_iter()
                 .map(|path| BatchItem {
                     path: path.clone(),
-                    result: self.index_and_write(path, out_dir),
+                    result: std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.index_and_write(path, out_dir)
+                    }))
+                    .unwrap_or_else(|_| Err(IndexError::Internal { path: path.clone() })),
                 })
                 .collect()
         };
