@@ -333,34 +333,9 @@ struct RawChar {
     italic: bool,
 }
 
-/// Reads one page (0-based `idx`).
-fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageText, String> {
-    let page = doc
-        .load_pdf_page(idx as i32)
-        .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
-    let bounds = page
-        .bounds()
-        .map_err(|e| format!("cannot read page size: {}", mupdf_message(&e)))?;
-    let width_pt = bounds.x1 - bounds.x0;
-    let height_pt = bounds.y1 - bounds.y0;
-    if !(width_pt.is_finite() && height_pt.is_finite() && width_pt > 0.0 && height_pt > 0.0) {
-        return Err(format!("invalid page size {width_pt}x{height_pt}"));
-    }
-    let rotation = page
-        .object()
-        .get_dict_inheritable("Rotate")
-        .ok()
-        .flatten()
-        .and_then(|r| r.as_int().ok())
-        .map(|r| r.rem_euclid(360))
-        .unwrap_or(0);
-    let label = labels.get(idx as usize).cloned();
-    let text_page = page
-        .to_text_page(TextPageFlags::empty())
-        .map_err(|e| format!("cannot read text: {}", mupdf_message(&e)))?;
-
-    // Characters per MuPDF line, and the dominant writing direction of the page.
-    let (ox, oy) = (bounds.x0, bounds.y0);
+/// Characters of each MuPDF line of `text_page` (displayed coordinates, offset by the page
+/// origin `(ox, oy)`), with votes for the page's writing direction (right, down, up, left).
+fn read_chars(text_page: &mupdf::TextPage, ox: f32, oy: f32) -> (Vec<Vec<RawChar>>, [usize; 4]) {
     let mut raw_lines: Vec<Vec<RawChar>> = Vec::new();
     let mut votes = [0usize; 4];
     let mut last_font: Option<(String, std::rc::Rc<str>, bool, bool)> = None;
@@ -434,6 +409,64 @@ fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageTe
             }
             if !chars.is_empty() {
                 raw_lines.push(chars);
+            }
+        }
+    }
+    (raw_lines, votes)
+}
+
+/// Text of the page's annotations and form widgets (appearance streams), for pages whose
+/// content stream yields none: some files carry their visible text only there.
+fn annotation_text(page: &mupdf::pdf::PdfPage, bounds: mupdf::Rect) -> Option<mupdf::TextPage> {
+    let annots = page.object().get_dict("Annots").ok().flatten()?;
+    if annots.len().ok()? == 0 {
+        return None;
+    }
+    let mut list = mupdf::DisplayList::new(bounds).ok()?;
+    {
+        let device = mupdf::Device::from_display_list(&mut list).ok()?;
+        page.run_annotations(&device, &mupdf::Matrix::IDENTITY)
+            .ok()?;
+        page.run_widgets(&device, &mupdf::Matrix::IDENTITY).ok()?;
+    }
+    list.to_text_page(TextPageFlags::empty()).ok()
+}
+
+/// Reads one page (0-based `idx`).
+fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageText, String> {
+    let page = doc
+        .load_pdf_page(idx as i32)
+        .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
+    let bounds = page
+        .bounds()
+        .map_err(|e| format!("cannot read page size: {}", mupdf_message(&e)))?;
+    let width_pt = bounds.x1 - bounds.x0;
+    let height_pt = bounds.y1 - bounds.y0;
+    if !(width_pt.is_finite() && height_pt.is_finite() && width_pt > 0.0 && height_pt > 0.0) {
+        return Err(format!("invalid page size {width_pt}x{height_pt}"));
+    }
+    let rotation = page
+        .object()
+        .get_dict_inheritable("Rotate")
+        .ok()
+        .flatten()
+        .and_then(|r| r.as_int().ok())
+        .map(|r| r.rem_euclid(360))
+        .unwrap_or(0);
+    let label = labels.get(idx as usize).cloned();
+    let text_page = page
+        .to_text_page(TextPageFlags::empty())
+        .map_err(|e| format!("cannot read text: {}", mupdf_message(&e)))?;
+
+    let (ox, oy) = (bounds.x0, bounds.y0);
+    let (mut raw_lines, mut votes) = read_chars(&text_page, ox, oy);
+    let has_text = |raw: &[Vec<RawChar>]| raw.iter().flatten().any(|c| c.c.is_alphanumeric());
+    if !has_text(&raw_lines) {
+        if let Some(annotation_page) = annotation_text(&page, bounds) {
+            let (annot_lines, annot_votes) = read_chars(&annotation_page, ox, oy);
+            if has_text(&annot_lines) {
+                raw_lines = annot_lines;
+                votes = annot_votes;
             }
         }
     }
