@@ -2,6 +2,10 @@
 //! writes, batches with bad files (exit code 1, good files still written), usage errors
 //! (exit code 2), and passwords on the shared corpus when it is present.
 
+// The engine tests' helpers: the shared test data lookup lives in one place.
+#[path = "../../nanoindex/tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -127,25 +131,7 @@ fn tree_of_a_broken_file_names_it() {
 }
 
 fn hostile(name: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("NANOINDEX_TEST_DATA") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let path = root.join("corpus/hostile").join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "shared test data missing at `{}`; required in CI",
-            root.display()
-        );
-    }
-    eprintln!(
-        "skipped: shared test data not found at `{}`",
-        root.display()
-    );
-    None
+    common::shared_data().map(|d| d.join("corpus/hostile").join(name))
 }
 
 #[test]
