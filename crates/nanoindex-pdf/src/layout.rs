@@ -127,6 +127,8 @@ fn order_region(lines: Vec<TextLine>, depth: usize, segments: &mut Vec<Vec<TextL
         .map(|l| l.bbox.x1)
         .fold(f32::NEG_INFINITY, f32::max);
     let bands = make_bands(lines);
+    // Free x-intervals of every band, computed once: a section scan revisits bands.
+    let free: Vec<Vec<(f32, f32)>> = bands.iter().map(|b| free_intervals(b, rx0, rx1)).collect();
     let interior = |g: &Vec<(f32, f32)>| -> Vec<(f32, f32)> {
         g.iter()
             .copied()
@@ -136,12 +138,12 @@ fn order_region(lines: Vec<TextLine>, depth: usize, segments: &mut Vec<Vec<TextL
     let mut rows: Vec<TextLine> = Vec::new();
     let mut i = 0;
     while i < bands.len() {
-        let start_gutters = interior(&free_intervals(&bands[i], rx0, rx1));
+        let start_gutters = interior(&free[i]);
         let mut j = i + 1;
         let mut gutters = start_gutters.clone();
         if depth < 4 && !gutters.is_empty() {
             while j < bands.len() {
-                let next = intersect(&gutters, &free_intervals(&bands[j], rx0, rx1));
+                let next = intersect(&gutters, &free[j]);
                 if next.is_empty() {
                     break;
                 }
