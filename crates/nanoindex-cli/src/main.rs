@@ -1,6 +1,7 @@
 //! `nanoindex-local`: the command-line front end. Parses arguments, calls the `nanoindex`
 //! engine and renders its results; it holds no document logic of its own.
 
+mod cmd_ask;
 mod cmd_generate;
 mod cmd_index;
 mod cmd_models;
@@ -19,6 +20,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Answer a question about a PDF or tree, with verified citations.
+    Ask(cmd_ask::AskArgs),
     /// Index PDFs into `<doc>.tree.json` and `<doc>.graph.json`.
     Index(cmd_index::IndexArgs),
     /// Print the outline of a tree file: node id, title and pages.
@@ -32,6 +35,7 @@ enum Command {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Ask(args) => cmd_ask::run(args),
         Command::Index(args) => cmd_index::run(args),
         Command::Tree(args) => cmd_tree::run(args),
         Command::Generate(args) => cmd_generate::run(args),

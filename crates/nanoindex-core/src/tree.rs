@@ -249,7 +249,7 @@ pub struct ExtractionMetadata {
 }
 
 /// A whole indexed document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DocumentTree {
     /// Document name (file stem of the source).
     pub doc_name: String,

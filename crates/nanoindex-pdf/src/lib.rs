@@ -12,6 +12,7 @@
 pub mod error;
 mod labels;
 pub mod layout;
+pub mod locate;
 pub mod normalize;
 mod outline;
 pub mod write;

@@ -31,6 +31,40 @@ pub enum IndexError {
         /// The file.
         path: PathBuf,
     },
+    /// A saved tree could not be read.
+    #[error("cannot load the tree `{path}`")]
+    TreeLoad {
+        /// The tree file.
+        path: PathBuf,
+        /// Underlying error.
+        #[source]
+        source: nanoindex_core::CoreError,
+    },
+    /// The PDF a tree was built from is not where the tree says.
+    #[error("cannot find the PDF of `{tree}`: `{source_path}` does not exist (move it back or index the PDF again)")]
+    SourceMissing {
+        /// The tree file.
+        tree: PathBuf,
+        /// `extraction_metadata.source_path` of the tree.
+        source_path: String,
+    },
+    /// The PDF a tree was built from has changed since.
+    #[error("the PDF `{pdf}` changed since `{tree}` was built (its SHA-256 differs); index it again")]
+    SourceChanged {
+        /// The tree file.
+        tree: PathBuf,
+        /// The PDF found.
+        pdf: PathBuf,
+    },
+    /// Computing passage embeddings failed.
+    #[error("cannot embed the passages of `{document}`")]
+    Embed {
+        /// The document name.
+        document: String,
+        /// Underlying error.
+        #[source]
+        source: nanoindex_llm::LlmError,
+    },
     /// Writing the tree or graph failed.
     #[error(transparent)]
     Save(#[from] nanoindex_core::CoreError),

@@ -16,7 +16,9 @@
 //! ```
 
 mod error;
+pub mod ask;
 pub mod llm;
+mod prepare;
 
 use std::path::{Path, PathBuf};
 
@@ -27,7 +29,9 @@ use nanoindex_pdf::ExtractOptions;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
 pub use error::IndexError;
+pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 pub use nanoindex_core as core;
 
 /// Engine settings.

@@ -1,0 +1,151 @@
+//! `nanoindex-local ask`: answers a question about a PDF (indexed and cached on first use)
+//! or a saved tree, with verified citations. The verified answer goes to stdout; the
+//! model's draft streams to stderr while it is written (hidden by `--quiet` and `--json`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+use nanoindex::llm::{load_embedder, load_generator, Embedder, LlmOptions};
+use nanoindex::{ask, cache_root, highlight_pdf, AskOptions, Config, Mode, NanoIndex};
+
+/// Arguments of `ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// A PDF, or a tree file written by `index` (`<doc>.tree.json`).
+    file: PathBuf,
+    /// The question.
+    question: String,
+    /// `fast` (two model calls), `agentic` (rounds of reading, verified reasoning) or
+    /// `agentic_graph` (the graph seeds the first round).
+    #[arg(long, default_value = "agentic")]
+    mode: Mode,
+    /// Model spec: `llama-cpp:PATH.gguf`; empty means the default model
+    /// (SmolLM2-135M-Instruct on llama.cpp, installed by `scripts/fetch-models.sh`).
+    #[arg(long, default_value = "", env = "NANOINDEX_LLM")]
+    llm: String,
+    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Most pages read per question.
+    #[arg(long, default_value_t = nanoindex::ask::DEFAULT_MAX_PAGES)]
+    max_pages: usize,
+    /// Password of an encrypted PDF.
+    #[arg(long)]
+    password: Option<String>,
+    /// Lexical retrieval only: do not load the embedding model.
+    #[arg(long)]
+    no_dense: bool,
+    /// Write a copy of the PDF with the cited boxes highlighted.
+    #[arg(long, value_name = "OUT.pdf")]
+    highlight: Option<PathBuf>,
+    /// Print the answer, citations and trace as JSON.
+    #[arg(long)]
+    json: bool,
+    /// No draft or progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `ask`.
+pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
+    let quiet = args.quiet || args.json;
+    let mut progress = |message: &str| {
+        if !quiet {
+            eprintln!("{message}");
+        }
+    };
+    let embedder: Option<Box<dyn Embedder>> = if args.no_dense {
+        None
+    } else {
+        match load_embedder(None) {
+            Ok(e) => Some(e),
+            Err(e) => {
+                eprintln!("warning: dense retrieval is off: {e}");
+                None
+            }
+        }
+    };
+    let engine = NanoIndex::new(Config {
+        password: args.password.clone(),
+    });
+    let cache = cache_root();
+    let is_tree = args
+        .file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let prepared = if is_tree {
+        engine.prepare_tree(&args.file, embedder.as_deref(), cache.as_deref(), &mut progress)?
+    } else {
+        engine.prepare_pdf(&args.file, embedder.as_deref(), cache.as_deref(), &mut progress)?
+    };
+    let options = LlmOptions {
+        threads: args.threads,
+        context_length: None,
+    };
+    let mut model = load_generator(&args.llm, &options).context("cannot load the model")?;
+    let ask_options = AskOptions {
+        mode: args.mode,
+        max_pages: args.max_pages.max(1),
+    };
+    let mut stderr = std::io::stderr();
+    let mut drafting = false;
+    let mut on_draft = |piece: &str| {
+        if quiet {
+            return;
+        }
+        if !drafting {
+            let _ = write!(stderr, "draft (unverified): ");
+            drafting = true;
+        }
+        let _ = write!(stderr, "{piece}");
+        let _ = stderr.flush();
+    };
+    let answer = ask(
+        &prepared.document,
+        &args.question,
+        model.as_mut(),
+        embedder.as_deref(),
+        &ask_options,
+        &mut on_draft,
+    )
+    .with_context(|| format!("cannot answer the question about `{}`", args.file.display()))?;
+    if drafting {
+        eprintln!();
+    }
+    if let Some(out) = &args.highlight {
+        let bytes = highlight_pdf(&prepared.document, &answer)?;
+        std::fs::write(out, bytes)
+            .with_context(|| format!("cannot write `{}`", out.display()))?;
+        progress(&format!("highlighted {} citation(s) in `{}`", answer.citations.len(), out.display()));
+    }
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(stdout, "{}", answer.content)?;
+    if !answer.citations.is_empty() {
+        writeln!(stdout, "\nSources:")?;
+        for (i, c) in answer.citations.iter().enumerate() {
+            let pages: Vec<String> = c.pages.iter().map(u32::to_string).collect();
+            let label = c
+                .page_labels
+                .as_ref()
+                .map(|l| format!(" (printed {})", l.join(", ")))
+                .unwrap_or_default();
+            writeln!(
+                stdout,
+                "  [{}] page {}{label} — {} (node {})\n      \"{}\"",
+                i + 1,
+                pages.join(", "),
+                c.title,
+                c.node_id,
+                c.quote.as_deref().unwrap_or("")
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

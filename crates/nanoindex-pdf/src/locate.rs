@@ -1,0 +1,355 @@
+//! Quote verification and highlighting: finds a quoted text on a given page with MuPDF's
+//! text search and returns its boxes, and writes a copy of a PDF with highlight annotations.
+//!
+//! Boxes are [`BoundingBox`]es: 1-based page, fractions 0–1 of the page as displayed (after
+//! rotation), origin top-left. A quote that MuPDF cannot find as one phrase (a table row
+//! whose cells are separate text runs) is searched piece by piece — its words and its
+//! figures — and is found only when every piece is found on the page, each piece taken
+//! nearest to the previous one.
+
+use mupdf::pdf::{PdfAnnotationType, PdfDocument};
+use mupdf::color::AnnotationColor;
+use mupdf::{Point, Quad, Rect, TextPageFlags};
+use nanoindex_core::BoundingBox;
+
+use crate::{mupdf_message, open, PdfError};
+
+/// A PDF opened for quote search. Not `Send` (MuPDF handles stay on their thread).
+pub struct QuoteFinder {
+    doc: PdfDocument,
+    page_count: u32,
+}
+
+impl std::fmt::Debug for QuoteFinder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QuoteFinder")
+            .field("page_count", &self.page_count)
+            .finish()
+    }
+}
+
+/// One search hit: its quads in page coordinates.
+type Hit = Vec<Quad>;
+
+fn hit_rect(hit: &Hit) -> Rect {
+    let mut r = Rect {
+        x0: f32::MAX,
+        y0: f32::MAX,
+        x1: f32::MIN,
+        y1: f32::MIN,
+    };
+    for q in hit {
+        for p in [q.ul, q.ur, q.ll, q.lr] {
+            r.x0 = r.x0.min(p.x);
+            r.y0 = r.y0.min(p.y);
+            r.x1 = r.x1.max(p.x);
+            r.y1 = r.y1.max(p.y);
+        }
+    }
+    r
+}
+
+/// Splits a quote into searchable pieces: runs of words, and each figure on its own.
+fn pieces(quote: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut words: Vec<&str> = Vec::new();
+    for word in quote.split_whitespace() {
+        let is_figure = word.chars().any(|c| c.is_ascii_digit())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_digit() || ",.()$%-–—".contains(c));
+        if is_figure {
+            if !words.is_empty() {
+                out.push(words.join(" "));
+                words.clear();
+            }
+            let core = word.trim_matches(|c: char| !c.is_ascii_digit());
+            out.push(core.to_string());
+        } else if word.chars().any(char::is_alphanumeric) {
+            words.push(word);
+        } else if !words.is_empty() {
+            out.push(words.join(" "));
+            words.clear();
+        }
+    }
+    if !words.is_empty() {
+        out.push(words.join(" "));
+    }
+    out.retain(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 1);
+    out
+}
+
+impl QuoteFinder {
+    /// Opens `bytes` (`name` is used in errors) with an optional password.
+    ///
+    /// # Errors
+    /// As [`crate::extract_bytes`]: empty, not a PDF, password required or wrong, damaged.
+    pub fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<Self, PdfError> {
+        let doc = open(bytes, name, password)?;
+        let page_count = doc
+            .page_count()
+            .map_err(|e| PdfError::Damaged {
+                path: name.to_string(),
+                reason: mupdf_message(&e),
+            })?
+            .max(0) as u32;
+        Ok(QuoteFinder { doc, page_count })
+    }
+
+    fn search(&self, text_page: &mupdf::TextPage, needle: &str) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = Vec::new();
+        let _ = text_page.search_cb(needle, &mut hits, |hits, quads| {
+            hits.push(quads.to_vec());
+            if hits.len() >= 500 {
+                mupdf::text_page::SearchHitResponse::AbortSearch
+            } else {
+                mupdf::text_page::SearchHitResponse::ContinueSearch
+            }
+        });
+        hits
+    }
+
+    /// Boxes of `quote` on page `page_no` (1-based), one per line of text it covers; `None`
+    /// when the page does not exist or the quote is not on it.
+    #[must_use]
+    pub fn locate(&self, page_no: u32, quote: &str) -> Option<Vec<BoundingBox>> {
+        if page_no == 0 || page_no > self.page_count {
+            return None;
+        }
+        let page = self.doc.load_page(page_no as i32 - 1).ok()?;
+        let bounds = page.bounds().ok()?;
+        let text_page = page.to_text_page(TextPageFlags::empty()).ok()?;
+        let needle = quote.split_whitespace().collect::<Vec<_>>().join(" ");
+        if needle.is_empty() {
+            return None;
+        }
+        let mut chosen: Vec<Hit> = Vec::new();
+        if let Some(hit) = self.search(&text_page, &needle).into_iter().next() {
+            chosen.push(hit);
+        } else {
+            let parts = pieces(&needle);
+            if parts.is_empty() {
+                return None;
+            }
+            let candidates: Vec<Vec<Hit>> =
+                parts.iter().map(|p| self.search(&text_page, p)).collect();
+            if candidates.iter().any(Vec::is_empty) {
+                return None;
+            }
+            // Start from each hit of the first piece; take each next piece nearest to the
+            // previous one (same line first); keep the start with the smallest total distance.
+            let mut best: Option<(f32, Vec<Hit>)> = None;
+            for start in candidates[0].iter().take(50) {
+                let mut path = vec![start.clone()];
+                let mut cost = 0.0;
+                for next in &candidates[1..] {
+                    let prev = hit_rect(path.last().expect("non-empty"));
+                    let (d, hit) = next
+                        .iter()
+                        .map(|h| {
+                            let r = hit_rect(h);
+                            let dy = ((r.y0 + r.y1) - (prev.y0 + prev.y1)).abs() / 2.0;
+                            let dx = if r.x0 + 0.5 >= prev.x1 {
+                                r.x0 - prev.x1
+                            } else {
+                                (prev.x0 - r.x0).abs() + 200.0
+                            };
+                            (dy * 10.0 + dx, h)
+                        })
+                        .min_by(|a, b| a.0.total_cmp(&b.0))
+                        .expect("non-empty candidates");
+                    cost += d;
+                    path.push(hit.clone());
+                }
+                if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                    best = Some((cost, path));
+                }
+            }
+            chosen = best?.1;
+        }
+        let width = bounds.x1 - bounds.x0;
+        let height = bounds.y1 - bounds.y0;
+        if width <= 0.0 || height <= 0.0 {
+            return None;
+        }
+        // One box per line: merge hits whose vertical extents overlap.
+        let mut lines: Vec<Rect> = Vec::new();
+        for r in chosen.iter().flatten().map(|q| hit_rect(&vec![q.clone()])) {
+            match lines
+                .iter_mut()
+                .find(|l| r.y0 < l.y1 - 0.3 * (l.y1 - l.y0) && r.y1 > l.y0 + 0.3 * (l.y1 - l.y0))
+            {
+                Some(l) => {
+                    l.x0 = l.x0.min(r.x0);
+                    l.y0 = l.y0.min(r.y0);
+                    l.x1 = l.x1.max(r.x1);
+                    l.y1 = l.y1.max(r.y1);
+                }
+                None => lines.push(r),
+            }
+        }
+        let frac = |v: f32, lo: f32, span: f32| ((v - lo) / span).clamp(0.0, 1.0);
+        Some(
+            lines
+                .into_iter()
+                .map(|r| BoundingBox {
+                    page: page_no,
+                    x: frac(r.x0, bounds.x0, width),
+                    y: frac(r.y0, bounds.y0, height),
+                    width: frac(r.x1, bounds.x0, width) - frac(r.x0, bounds.x0, width),
+                    height: frac(r.y1, bounds.y0, height) - frac(r.y0, bounds.y0, height),
+                    confidence: 1.0,
+                    region_type: "quote".to_string(),
+                    text: None,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Writes a copy of the PDF in `bytes` with one yellow highlight annotation per box (boxes
+/// as returned by [`QuoteFinder::locate`]; `note` becomes each annotation's contents).
+///
+/// # Errors
+/// As [`QuoteFinder::open`]; [`PdfError::Damaged`] when MuPDF cannot add an annotation or
+/// write the file.
+pub fn highlight(
+    bytes: &[u8],
+    name: &str,
+    password: Option<&str>,
+    boxes: &[(BoundingBox, String)],
+) -> Result<Vec<u8>, PdfError> {
+    let doc = open(bytes, name, password)?;
+    let fail = |e: mupdf::Error| PdfError::Damaged {
+        path: name.to_string(),
+        reason: mupdf_message(&e),
+    };
+    let page_count = doc.page_count().map_err(fail)?.max(0) as u32;
+    for (b, note) in boxes {
+        if b.page == 0 || b.page > page_count {
+            continue;
+        }
+        let mut page = doc.load_pdf_page(b.page as i32 - 1).map_err(fail)?;
+        let bounds = page.bounds().map_err(fail)?;
+        let (w, h) = (bounds.x1 - bounds.x0, bounds.y1 - bounds.y0);
+        let x0 = bounds.x0 + b.x * w;
+        let y0 = bounds.y0 + b.y * h;
+        let x1 = x0 + b.width * w;
+        let y1 = y0 + b.height * h;
+        let quad = Quad {
+            ul: Point { x: x0, y: y0 },
+            ur: Point { x: x1, y: y0 },
+            ll: Point { x: x0, y: y1 },
+            lr: Point { x: x1, y: y1 },
+        };
+        let mut annot = page.add_highlight_annotation(quad).map_err(fail)?;
+        annot
+            .set_color(AnnotationColor::Rgb {
+                red: 1.0,
+                green: 0.9,
+                blue: 0.0,
+            })
+            .map_err(fail)?;
+        annot.set_contents(note).map_err(fail)?;
+        page.update().map_err(fail)?;
+    }
+    let mut out = Vec::new();
+    doc.write_to(&mut out).map_err(fail)?;
+    Ok(out)
+}
+
+/// The highlight annotations of a PDF as boxes (1-based page, 0–1 fractions), in page order;
+/// for checking [`highlight`]'s output.
+///
+/// # Errors
+/// As [`QuoteFinder::open`].
+pub fn highlight_boxes(bytes: &[u8], name: &str) -> Result<Vec<BoundingBox>, PdfError> {
+    let doc = open(bytes, name, None)?;
+    let fail = |e: mupdf::Error| PdfError::Damaged {
+        path: name.to_string(),
+        reason: mupdf_message(&e),
+    };
+    let page_count = doc.page_count().map_err(fail)?.max(0) as u32;
+    let mut out = Vec::new();
+    for idx in 0..page_count {
+        let page = doc.load_pdf_page(idx as i32).map_err(fail)?;
+        let bounds = page.bounds().map_err(fail)?;
+        let (w, h) = (bounds.x1 - bounds.x0, bounds.y1 - bounds.y0);
+        for annot in page.annotations() {
+            if !matches!(annot.r#type(), Ok(PdfAnnotationType::Highlight)) {
+                continue;
+            }
+            let r = annot.rect().map_err(fail)?;
+            out.push(BoundingBox {
+                page: idx + 1,
+                x: (r.x0 - bounds.x0) / w,
+                y: (r.y0 - bounds.y0) / h,
+                width: (r.x1 - r.x0) / w,
+                height: (r.y1 - r.y0) / h,
+                confidence: 1.0,
+                region_type: "highlight".to_string(),
+                text: None,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::PdfBuilder;
+
+    fn table_pdf() -> Vec<u8> {
+        let mut pdf = PdfBuilder::new();
+        pdf.page();
+        let page = pdf.last_page();
+        page.text(72.0, 100.0, 10.0, false, "Intro text that is not a table.");
+        page.text(72.0, 140.0, 10.0, false, "Purchases of property, plant and equipment");
+        page.text(400.0, 140.0, 10.0, false, "(1,577)");
+        page.text(470.0, 140.0, 10.0, false, "(1,373)");
+        page.text(72.0, 160.0, 10.0, false, "Proceeds from sale of businesses");
+        page.text(400.0, 160.0, 10.0, false, "1,373");
+        pdf.to_bytes()
+    }
+
+    #[test]
+    fn pieces_split_words_from_figures() {
+        assert_eq!(
+            pieces("Purchases of PP&E (1,577) $ (1,373) 22.4%"),
+            ["Purchases of PP&E", "1,577", "1,373", "22.4"]
+        );
+    }
+
+    #[test]
+    fn a_table_row_is_found_cell_by_cell_on_one_line() {
+        let bytes = table_pdf();
+        let finder = QuoteFinder::open(&bytes, "t.pdf", None).unwrap();
+        let boxes = finder
+            .locate(1, "Purchases of property, plant and equipment (1,577) (1,373)")
+            .unwrap();
+        assert_eq!(boxes.len(), 1, "{boxes:?}");
+        let b = &boxes[0];
+        // Row baseline at 140 pt of 792: the box sits there, not on the 160 pt line whose
+        // `1,373` is a decoy.
+        assert!(b.y < 140.0 / 792.0 && b.y + b.height > 132.0 / 792.0, "{b:?}");
+        assert!(b.x < 0.1 && b.x + b.width > 0.65, "{b:?}");
+        assert_eq!(finder.locate(1, "Purchases of equipment by aliens"), None);
+        assert_eq!(finder.locate(2, "Intro text"), None);
+    }
+
+    #[test]
+    fn highlights_land_on_the_boxes() {
+        let bytes = table_pdf();
+        let finder = QuoteFinder::open(&bytes, "t.pdf", None).unwrap();
+        let boxes = finder.locate(1, "Intro text that is not a table.").unwrap();
+        let marked: Vec<(BoundingBox, String)> =
+            boxes.iter().map(|b| (b.clone(), "cited".to_string())).collect();
+        let out = highlight(&bytes, "t.pdf", None, &marked).unwrap();
+        let found = highlight_boxes(&out, "out.pdf").unwrap();
+        assert_eq!(found.len(), 1);
+        let (a, b) = (&found[0], &boxes[0]);
+        assert_eq!(a.page, 1);
+        assert!((a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02, "{a:?} vs {b:?}");
+    }
+}

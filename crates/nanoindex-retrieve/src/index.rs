@@ -1,0 +1,586 @@
+//! The retrieval index of one document: page-sized passages (a node's text on one page) with
+//! BM25 and optional dense vectors, the lines of every page, node titles and the graph's
+//! entities and cross-references.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, TokenEmbedder, TokenEmbedding};
+use nanoindex_core::{DocumentGraph, DocumentTree, NodeId, TreeNode};
+
+use crate::analysis::{numbers_in, tokenize, FinancialTokenizer};
+use crate::query::{QueryAnalysis, Statement};
+
+/// Characters of a passage (after its title path) given to the dense embedder; all-MiniLM
+/// reads up to 256 word pieces, but its cost grows with the square of the length: the head of
+/// each passage (about 90 word pieces) is what the vector describes.
+pub const DENSE_TEXT_CHARS: usize = 200;
+
+/// A node's own text on one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Passage {
+    /// The node.
+    pub node_id: NodeId,
+    /// Titles from the root to the node, joined with ` > `.
+    pub title_path: String,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The text (lines separated by `\n`).
+    pub text: String,
+}
+
+/// One line of a page, in reading order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    /// Index of the passage the line belongs to.
+    pub passage: usize,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The line as extracted (table rows are one line).
+    pub text: String,
+    terms: Vec<String>,
+}
+
+/// Why a page ranks where it does; every signal is in `[0, 1]`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PageHit {
+    /// 1-based page.
+    pub page_no: u32,
+    /// The node of the page's best passage.
+    pub node_id: NodeId,
+    /// Fused score (higher is better).
+    pub score: f32,
+    /// BM25 of the best passage, relative to the best passage of the document.
+    pub lexical: f32,
+    /// Cosine similarity of the best passage to the question, relative to the best.
+    pub dense: f32,
+    /// Share of the question's terms in the node's titles, and the statement the question
+    /// names when this page is that statement.
+    pub structure: f32,
+    /// Graph signal: the node holds an entity of the question or is referenced by a top
+    /// node.
+    pub graph: f32,
+    /// Weighted share of the question's terms on the page's best line.
+    pub line: f32,
+}
+
+/// A line chosen as evidence, with the table header that gives its columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snippet {
+    /// Index into [`RetrievalIndex::lines`].
+    pub line: usize,
+    /// 1-based page.
+    pub page_no: u32,
+    /// Node holding the line.
+    pub node_id: NodeId,
+    /// The line's text.
+    pub text: String,
+    /// The nearest line above on the same page that names two or more years (a table's
+    /// column header), when the line holds numbers.
+    pub header: Option<String>,
+    /// Score used to choose it.
+    pub score: f32,
+}
+
+/// The retrieval index of one document. Build once per tree; searching is read-only.
+pub struct RetrievalIndex {
+    passages: Vec<Passage>,
+    lines: Vec<Line>,
+    page_lines: BTreeMap<u32, Vec<usize>>,
+    bm25: Embedder<u64, FinancialTokenizer>,
+    scorer: Scorer<usize, u64>,
+    doc_freq: HashMap<String, u32>,
+    dense: Option<Vec<Vec<f32>>>,
+    title_terms: HashMap<NodeId, HashSet<String>>,
+    entity_nodes: Vec<(HashSet<String>, Vec<NodeId>)>,
+    references: HashMap<NodeId, Vec<NodeId>>,
+}
+
+impl std::fmt::Debug for RetrievalIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RetrievalIndex")
+            .field("passages", &self.passages.len())
+            .field("lines", &self.lines.len())
+            .field("dense", &self.dense.is_some())
+            .finish()
+    }
+}
+
+/// Splits the tree into passages, one per node and page, in reading order.
+#[must_use]
+pub fn passages(tree: &DocumentTree) -> Vec<Passage> {
+    fn walk(nodes: &[TreeNode], path: &mut Vec<String>, out: &mut Vec<Passage>) {
+        for node in nodes {
+            path.push(node.title.clone());
+            let title_path = path.join(" > ");
+            if let Some(text) = node.text.as_deref() {
+                let mut cuts: Vec<(usize, u32)> = node
+                    .text_pages
+                    .iter()
+                    .map(|s| (s.offset.min(text.len()), s.page))
+                    .collect();
+                if cuts.first().is_none_or(|c| c.0 > 0) {
+                    cuts.insert(0, (0, node.start_index));
+                }
+                for (i, &(start, page_no)) in cuts.iter().enumerate() {
+                    let end = cuts.get(i + 1).map_or(text.len(), |c| c.0);
+                    let Some(piece) = text.get(start..end) else {
+                        continue;
+                    };
+                    if piece.trim().is_empty() {
+                        continue;
+                    }
+                    out.push(Passage {
+                        node_id: node.node_id.clone(),
+                        title_path: title_path.clone(),
+                        page_no,
+                        text: piece.trim_matches('\n').to_string(),
+                    });
+                }
+            }
+            walk(&node.nodes, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&tree.structure, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Texts to embed for dense retrieval, one per passage: the title path, then the passage's
+/// words (figures left out: they cost the embedder many word pieces and carry no meaning
+/// for it; lexical search finds them) up to [`DENSE_TEXT_CHARS`] characters.
+#[must_use]
+pub fn dense_texts(passages: &[Passage]) -> Vec<String> {
+    passages
+        .iter()
+        .map(|p| {
+            let mut text = p.title_path.clone();
+            text.push('\n');
+            let words = p
+                .text
+                .split_whitespace()
+                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
+                .filter(|w| w.chars().any(char::is_alphabetic));
+            for w in words {
+                if text.len() + w.len() + 1 > p.title_path.len() + DENSE_TEXT_CHARS {
+                    break;
+                }
+                text.push_str(w);
+                text.push(' ');
+            }
+            text.trim_end().to_string()
+        })
+        .collect()
+}
+
+fn query_embedding(terms: &[&String]) -> Embedding<u64> {
+    Embedding(
+        terms
+            .iter()
+            .map(|t| TokenEmbedding {
+                index: u64::embed(t),
+                value: 1.0,
+            })
+            .collect(),
+    )
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+impl RetrievalIndex {
+    /// Builds the index of `tree` and `graph`. `dense`, when given, holds one unit vector per
+    /// passage of [`passages`]`(tree)`, in order (see [`dense_texts`]); a length mismatch
+    /// disables dense retrieval.
+    #[must_use]
+    pub fn build(tree: &DocumentTree, graph: &DocumentGraph, dense: Option<Vec<Vec<f32>>>) -> Self {
+        let passages = passages(tree);
+        let docs: Vec<String> = passages
+            .iter()
+            .map(|p| format!("{}\n{}", leaf_title(&p.title_path), p.text))
+            .collect();
+        let doc_refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let bm25 = EmbedderBuilder::<u64, FinancialTokenizer>::with_tokenizer_and_fit_to_corpus(
+            FinancialTokenizer,
+            &doc_refs,
+        )
+        .build();
+        let mut scorer = Scorer::new();
+        let mut doc_freq: HashMap<String, u32> = HashMap::new();
+        for (i, doc) in docs.iter().enumerate() {
+            scorer.upsert(&i, bm25.embed(doc));
+            let unique: HashSet<String> = tokenize(doc).into_iter().collect();
+            for t in unique {
+                *doc_freq.entry(t).or_default() += 1;
+            }
+        }
+        let mut lines = Vec::new();
+        let mut page_lines: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, p) in passages.iter().enumerate() {
+            for text in p.text.lines().filter(|l| !l.trim().is_empty()) {
+                page_lines.entry(p.page_no).or_default().push(lines.len());
+                lines.push(Line {
+                    passage: i,
+                    page_no: p.page_no,
+                    text: text.to_string(),
+                    terms: tokenize(text),
+                });
+            }
+        }
+        let mut title_terms = HashMap::new();
+        for node in tree.iter_nodes() {
+            let mut terms: HashSet<String> = tokenize(&node.title).into_iter().collect();
+            let mut parent = node.node_id.parent();
+            while let Some(id) = parent {
+                if let Some(p) = tree.find_node(id.as_str()) {
+                    terms.extend(tokenize(&p.title));
+                }
+                parent = id.parent();
+            }
+            title_terms.insert(node.node_id.clone(), terms);
+        }
+        let entity_nodes = graph
+            .entities
+            .iter()
+            .filter(|e| e.entity_type != "section")
+            .map(|e| {
+                (
+                    tokenize(&e.name).into_iter().collect(),
+                    e.source_node_ids.clone(),
+                )
+            })
+            .filter(|(terms, _): &(HashSet<String>, _)| !terms.is_empty())
+            .collect();
+        let mut references: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+        for r in &graph.cross_references {
+            references
+                .entry(r.source_node_id.clone())
+                .or_default()
+                .push(r.target_node_id.clone());
+        }
+        let dense = dense.filter(|d| d.len() == passages.len());
+        RetrievalIndex {
+            passages,
+            lines,
+            page_lines,
+            bm25,
+            scorer,
+            doc_freq,
+            dense,
+            title_terms,
+            entity_nodes,
+            references,
+        }
+    }
+
+    /// The passages, in reading order.
+    #[must_use]
+    pub fn passages(&self) -> &[Passage] {
+        &self.passages
+    }
+
+    /// Every line of the document, in reading order.
+    #[must_use]
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// Whether dense vectors are present.
+    #[must_use]
+    pub fn has_dense(&self) -> bool {
+        self.dense.is_some()
+    }
+
+    /// Average BM25 document length in terms (for diagnostics).
+    #[must_use]
+    pub fn average_passage_terms(&self) -> f32 {
+        self.bm25.avgdl()
+    }
+
+    /// Inverse document frequency of `term` over passages (BM25's, Robertson–Spärck Jones
+    /// with +1 inside the log).
+    #[must_use]
+    pub fn idf(&self, term: &str) -> f32 {
+        let n = self.passages.len() as f32;
+        let df = self.doc_freq.get(term).copied().unwrap_or(0) as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// Weighted share of the question's terms found in `terms` (question terms weigh 1,
+    /// expansions 0.6, each times its IDF), in `[0, 1]`.
+    fn coverage(&self, query: &QueryAnalysis, terms: &[String]) -> f32 {
+        let mut total = 0.0;
+        let mut found = 0.0;
+        for (weight, term) in query
+            .terms
+            .iter()
+            .map(|t| (1.0, t))
+            .chain(query.expansions.iter().map(|t| (0.6, t)))
+        {
+            let w = weight * self.idf(term);
+            total += w;
+            if terms.iter().any(|t| t == term) {
+                found += w;
+            }
+        }
+        if total > 0.0 {
+            found / total
+        } else {
+            0.0
+        }
+    }
+
+    /// Score of one line for `query`: term coverage, plus a little when the question wants a
+    /// number and the line has one for a year of the question.
+    #[must_use]
+    pub fn line_score(&self, query: &QueryAnalysis, line: usize) -> f32 {
+        let line = &self.lines[line];
+        let mut score = self.coverage(query, &line.terms);
+        if score > 0.0 && query.wants_number && !numbers_in(&line.text).is_empty() {
+            score += 0.1;
+        }
+        score
+    }
+
+    /// Whether page `page_no` is the statement `statement` itself: a short line near the top
+    /// names it, and the page is mostly figures (not a contents page or a discussion).
+    #[must_use]
+    pub fn is_statement_page(&self, page_no: u32, statement: Statement) -> bool {
+        let Some(ids) = self.page_lines.get(&page_no) else {
+            return false;
+        };
+        let titled = ids.iter().take(10).any(|&i| {
+            let t = self.lines[i].text.to_lowercase();
+            t.len() < 90
+                && statement.title_phrases().iter().any(|p| t.contains(p))
+                && !t.contains("notes to")
+                && numbers_in(&t).iter().all(|n| n.value.abs() >= 1900.0)
+        });
+        let numeric = ids
+            .iter()
+            .filter(|&&i| numbers_in(&self.lines[i].text).len() >= 2)
+            .count();
+        titled && numeric >= 8 && numeric * 3 >= ids.len()
+    }
+
+    /// Ranks pages for `query`. `query_vector` is the question's dense vector (same model as
+    /// the passages'); without it, or without passage vectors, dense scores are 0.
+    #[must_use]
+    pub fn rank_pages(&self, query: &QueryAnalysis, query_vector: Option<&[f32]>) -> Vec<PageHit> {
+        if self.passages.is_empty() {
+            return Vec::new();
+        }
+        let mut terms: Vec<&String> = query.all_terms().collect();
+        terms.dedup();
+        let q = query_embedding(&terms);
+        let mut lexical = vec![0.0f32; self.passages.len()];
+        for hit in self.scorer.matches(&q) {
+            lexical[hit.id] = hit.score;
+        }
+        normalise(&mut lexical);
+        let mut dense = vec![0.0f32; self.passages.len()];
+        if let (Some(vectors), Some(qv)) = (&self.dense, query_vector) {
+            for (d, v) in dense.iter_mut().zip(vectors) {
+                *d = cosine(v, qv).max(0.0);
+            }
+            normalise(&mut dense);
+        }
+        // Graph: entities named in the question, and the targets of cross-references made by
+        // the best lexical passages.
+        let query_terms: HashSet<&String> = query.terms.iter().collect();
+        let mut graph_nodes: HashMap<&NodeId, f32> = HashMap::new();
+        for (names, nodes) in &self.entity_nodes {
+            let shared = names.iter().filter(|t| query_terms.contains(t)).count();
+            if shared > 0 && shared * 2 >= names.len() {
+                for n in nodes {
+                    graph_nodes.insert(n, 1.0);
+                }
+            }
+        }
+        let mut by_lexical: Vec<usize> = (0..self.passages.len()).collect();
+        by_lexical.sort_by(|&a, &b| lexical[b].total_cmp(&lexical[a]));
+        for &i in by_lexical.iter().take(5) {
+            if let Some(targets) = self.references.get(&self.passages[i].node_id) {
+                for t in targets {
+                    graph_nodes.entry(t).or_insert(0.5);
+                }
+            }
+        }
+        let mut pages: BTreeMap<u32, PageHit> = BTreeMap::new();
+        for (i, p) in self.passages.iter().enumerate() {
+            let structure = self
+                .title_terms
+                .get(&p.node_id)
+                .map_or(0.0, |titles| {
+                    let terms: Vec<String> = titles.iter().cloned().collect();
+                    self.coverage(query, &terms)
+                });
+            let graph = graph_nodes.get(&p.node_id).copied().unwrap_or(0.0);
+            let score = 0.5 * lexical[i] + 0.3 * dense[i] + 0.15 * structure + 0.05 * graph;
+            let entry = pages.entry(p.page_no).or_insert_with(|| PageHit {
+                page_no: p.page_no,
+                score: f32::MIN,
+                ..PageHit::default()
+            });
+            if score > entry.score {
+                *entry = PageHit {
+                    page_no: p.page_no,
+                    node_id: p.node_id.clone(),
+                    score,
+                    lexical: lexical[i],
+                    dense: dense[i],
+                    structure,
+                    graph,
+                    line: 0.0,
+                };
+            }
+        }
+        let mut ranked: Vec<PageHit> = pages.into_values().collect();
+        for hit in &mut ranked {
+            let best_line = self.page_lines.get(&hit.page_no).map_or(0.0, |ids| {
+                ids.iter()
+                    .map(|&i| self.line_score(query, i))
+                    .fold(0.0f32, f32::max)
+            });
+            hit.line = best_line.min(1.0);
+            hit.score += 0.35 * hit.line;
+            if let Some(statement) = query.statement {
+                if self.is_statement_page(hit.page_no, statement) {
+                    hit.structure = hit.structure.max(1.0);
+                    hit.score += 0.35;
+                }
+            }
+        }
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
+        ranked
+    }
+
+    /// The best lines of `pages` for `query`: at most `max_snippets`, at most `per_page` from
+    /// one page, ordered by score (line score plus a share of the page's rank).
+    #[must_use]
+    pub fn snippets(
+        &self,
+        query: &QueryAnalysis,
+        pages: &[PageHit],
+        max_snippets: usize,
+        per_page: usize,
+    ) -> Vec<Snippet> {
+        let mut scored: Vec<(f32, usize)> = Vec::new();
+        let top = pages.first().map_or(1.0, |p| p.score.max(1e-6));
+        for page in pages {
+            let Some(ids) = self.page_lines.get(&page.page_no) else {
+                continue;
+            };
+            let mut on_page: Vec<(f32, usize)> = ids
+                .iter()
+                .map(|&i| (self.line_score(query, i), i))
+                .filter(|(s, _)| *s > 0.0)
+                .collect();
+            on_page.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            for (s, i) in on_page.into_iter().take(per_page) {
+                scored.push((s + 0.3 * page.score / top, i));
+            }
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .into_iter()
+            .take(max_snippets)
+            .map(|(score, i)| self.snippet(i, score))
+            .collect()
+    }
+
+    /// Lines of `page_no` containing any of `terms` (exact analysed terms), best first; for
+    /// keyword search when retrieval came up short.
+    #[must_use]
+    pub fn keyword_lines(&self, terms: &[String], limit: usize) -> Vec<Snippet> {
+        let mut scored: Vec<(f32, usize)> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let s: f32 = terms
+                    .iter()
+                    .filter(|t| l.terms.contains(t))
+                    .map(|t| self.idf(t))
+                    .sum();
+                (s, i)
+            })
+            .filter(|(s, _)| *s > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .into_iter()
+            .take(limit)
+            .map(|(s, i)| self.snippet(i, s))
+            .collect()
+    }
+
+    /// The snippet for line `line` (with its table header).
+    #[must_use]
+    pub fn snippet(&self, line: usize, score: f32) -> Snippet {
+        let l = &self.lines[line];
+        let header = if numbers_in(&l.text).iter().any(|n| n.value.abs() < 1900.0 || n.decimals > 0) {
+            self.header_above(line)
+        } else {
+            None
+        };
+        Snippet {
+            line,
+            page_no: l.page_no,
+            node_id: self.passages[l.passage].node_id.clone(),
+            text: l.text.clone(),
+            header,
+            score,
+        }
+    }
+
+    /// The nearest line above `line` on its page naming two or more distinct years and
+    /// nothing else numeric beyond dates (a table's column header), within 60 lines.
+    fn header_above(&self, line: usize) -> Option<String> {
+        let page = self.lines[line].page_no;
+        let ids = self.page_lines.get(&page)?;
+        let pos = ids.iter().position(|&i| i == line)?;
+        ids[..pos].iter().rev().take(60).find_map(|&i| {
+            let text = &self.lines[i].text;
+            years_in(text)
+                .filter(|ys| ys.len() >= 2)
+                .map(|_| text.clone())
+        })
+    }
+}
+
+/// Distinct years (1950–2100) written in `text`, in order, when the line is a column header:
+/// `None` when it holds other figures too (beyond day numbers of dates).
+#[must_use]
+pub fn years_in(text: &str) -> Option<Vec<u32>> {
+    let mut years = Vec::new();
+    for n in numbers_in(text) {
+        let v = n.value;
+        if n.decimals == 0 && (1950.0..=2100.0).contains(&v) {
+            let y = v as u32;
+            if !years.contains(&y) {
+                years.push(y);
+            }
+        } else if n.decimals == 0 && (1.0..=31.0).contains(&v) {
+            continue;
+        } else {
+            return None;
+        }
+    }
+    Some(years)
+}
+
+fn leaf_title(path: &str) -> &str {
+    path.rsplit(" > ").next().unwrap_or(path)
+}
+
+/// Scales `values` so the largest is 1 (all zeros stay zeros).
+fn normalise(values: &mut [f32]) {
+    let max = values.iter().copied().fold(0.0f32, f32::max);
+    if max > 0.0 {
+        for v in values {
+            *v /= max;
+        }
+    }
+}

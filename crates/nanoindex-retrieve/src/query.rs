@@ -1,0 +1,233 @@
+//! Question analysis: the content terms of a question, financial synonyms of its metric, the
+//! financial statement it names or implies, and the fiscal years it asks about.
+
+use crate::analysis::tokenize;
+
+/// Words that describe how to answer rather than what to find ("give a response ... in
+/// USD millions ... round to one decimal"); dropped from the query terms.
+const QUESTION_BOILERPLATE: &[&str] = &[
+    "give", "response", "answer", "question", "based", "basing", "using", "use", "information",
+    "detail", "shown", "relying", "rely", "primarily", "provided", "provide", "please", "usd",
+    "unit", "round", "decimal", "place", "state", "explain", "assume", "analyst", "public",
+    "equity", "following", "outlined", "agreement", "judgment", "calculate", "compute", "help",
+    "metric", "financial", "need", "want", "only", "within", "here", "mainly", "one", "two",
+    "amount", "total", "much", "many", "value", "figure", "reported", "report", "number",
+    "percent", "percentage", "million", "billion", "thousand", "useful", "relevant", "like",
+    "company", "period", "year", "end", "fy", "q1", "q2", "q3", "q4", "us", "them", "they",
+];
+
+/// A primary financial statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Statement {
+    /// Statement of cash flows.
+    CashFlows,
+    /// Balance sheet / statement of financial position.
+    BalanceSheet,
+    /// Income statement / statement of operations / earnings.
+    Income,
+}
+
+impl Statement {
+    /// Lowercase phrases that title this statement in filings (matched against the first
+    /// lines of a page and against node titles).
+    #[must_use]
+    pub fn title_phrases(self) -> &'static [&'static str] {
+        match self {
+            Statement::CashFlows => &["cash flows", "cash flow"],
+            Statement::BalanceSheet => &[
+                "balance sheet",
+                "financial position",
+                "financial condition",
+            ],
+            Statement::Income => &[
+                "statements of operations",
+                "statement of operations",
+                "statements of income",
+                "statement of income",
+                "income statement",
+                "statements of earnings",
+                "statement of earnings",
+                "results of operations",
+            ],
+        }
+    }
+}
+
+/// Phrases naming a statement in a question.
+const STATEMENT_NAMES: &[(&str, Statement)] = &[
+    ("cash flow", Statement::CashFlows),
+    ("balance sheet", Statement::BalanceSheet),
+    ("financial position", Statement::BalanceSheet),
+    ("income statement", Statement::Income),
+    ("statement of income", Statement::Income),
+    ("statement of operations", Statement::Income),
+    ("p&l", Statement::Income),
+    ("profit and loss", Statement::Income),
+];
+
+/// Financial metrics: a phrase in the question, the line-item words filings use for it, and
+/// the statement it is read from. Standard US GAAP line-item vocabulary, not tuned to any
+/// question set.
+const METRICS: &[(&str, &str, Option<Statement>)] = &[
+    ("capital expenditure", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows)),
+    ("capex", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows)),
+    ("ppne", "property plant equipment net", Some(Statement::BalanceSheet)),
+    ("pp&e", "property plant equipment net", Some(Statement::BalanceSheet)),
+    ("property, plant", "property plant equipment net", Some(Statement::BalanceSheet)),
+    ("cogs", "cost revenue sales goods sold", Some(Statement::Income)),
+    ("cost of goods", "cost revenue sales goods sold", Some(Statement::Income)),
+    ("gross margin", "gross profit margin net sales revenue cost", Some(Statement::Income)),
+    ("operating margin", "operating income profit net sales revenue", Some(Statement::Income)),
+    ("net profit margin", "net income earnings net sales revenue", Some(Statement::Income)),
+    ("net income", "net income earnings", Some(Statement::Income)),
+    ("revenue", "revenue net sales", Some(Statement::Income)),
+    ("ebitda", "ebitda adjusted earnings depreciation amortization", None),
+    ("effective tax", "effective tax rate provision income taxes before", Some(Statement::Income)),
+    ("capital intensive", "capital expenditures property plant equipment net total assets", None),
+    ("capital-intensive", "capital expenditures property plant equipment net total assets", None),
+    ("cyclical", "cyclical cycle economic conditions demand", None),
+    ("quick ratio", "current assets cash equivalents receivable inventories current liabilities", Some(Statement::BalanceSheet)),
+    ("current ratio", "total current assets total current liabilities", Some(Statement::BalanceSheet)),
+    ("current liabilities", "total current liabilities", Some(Statement::BalanceSheet)),
+    ("current assets", "total current assets", Some(Statement::BalanceSheet)),
+    ("inventor", "merchandise inventories", Some(Statement::BalanceSheet)),
+    ("debt", "long-term debt borrowings notes current portion", Some(Statement::BalanceSheet)),
+    ("cash and cash equivalents", "cash equivalents", Some(Statement::BalanceSheet)),
+    ("dividend", "dividends paid per share", None),
+    ("share repurchase", "repurchases common stock shares repurchased", None),
+    ("stock repurchase", "repurchases common stock shares repurchased", None),
+    ("buyback", "repurchases common stock shares repurchased", None),
+    ("acquisition", "acquired acquisitions business combinations purchase price", None),
+    ("restructuring", "restructuring liability charges employee", None),
+    ("operating activities", "net cash provided operating activities", Some(Statement::CashFlows)),
+    ("investing activities", "net cash used investing activities", Some(Statement::CashFlows)),
+    ("financing activities", "net cash used financing activities", Some(Statement::CashFlows)),
+    ("segment", "segment sales organic growth", None),
+    ("legal", "legal proceedings litigation lawsuits", None),
+    ("lawsuit", "legal proceedings litigation lawsuits", None),
+    ("customer", "customers revenue concentration", None),
+    ("liability cap", "limitation liability aggregate exceed", None),
+    ("terminate", "termination notice terminate", None),
+    ("governing law", "governed laws state jurisdiction", None),
+];
+
+/// What a question asks for, in retrieval terms.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct QueryAnalysis {
+    /// The question as given.
+    pub question: String,
+    /// Content terms of the question (analysed as documents are, boilerplate removed).
+    pub terms: Vec<String>,
+    /// Extra terms from the financial lexicon (line-item words of the metric asked for).
+    pub expansions: Vec<String>,
+    /// The statement the question names or its metric implies.
+    pub statement: Option<Statement>,
+    /// Fiscal years mentioned (`FY2018`, `2023`), in order of mention.
+    pub years: Vec<u32>,
+    /// True when the question asks for a quantity (a metric, "how much", a ratio).
+    pub wants_number: bool,
+}
+
+impl QueryAnalysis {
+    /// Analyses `question`.
+    ///
+    /// ```
+    /// use nanoindex_retrieve::query::{QueryAnalysis, Statement};
+    /// let q = QueryAnalysis::new("What is the FY2018 capital expenditure amount (in USD millions) for 3M?");
+    /// assert_eq!(q.years, [2018]);
+    /// assert_eq!(q.statement, Some(Statement::CashFlows));
+    /// assert!(q.expansions.contains(&"purchase".to_string()));
+    /// ```
+    #[must_use]
+    pub fn new(question: &str) -> Self {
+        let lower = question.to_lowercase();
+        let mut terms = Vec::new();
+        for term in tokenize(question) {
+            let is_year = term.len() == 4 && term.parse::<u32>().is_ok_and(is_year);
+            if QUESTION_BOILERPLATE.contains(&term.as_str())
+                || (term.starts_with("fy") && term.len() > 2 && !is_year)
+                || terms.contains(&term)
+            {
+                continue;
+            }
+            terms.push(term);
+        }
+        let mut statement = STATEMENT_NAMES
+            .iter()
+            .find(|(name, _)| lower.contains(name))
+            .map(|(_, s)| *s);
+        let mut expansions: Vec<String> = Vec::new();
+        let mut metric_found = false;
+        for (phrase, words, implied) in METRICS {
+            if lower.contains(phrase) {
+                metric_found = true;
+                for w in tokenize(words) {
+                    if !terms.contains(&w) && !expansions.contains(&w) {
+                        expansions.push(w);
+                    }
+                }
+                if statement.is_none() {
+                    statement = *implied;
+                }
+            }
+        }
+        let mut years = Vec::new();
+        for term in tokenize(question) {
+            if let Ok(y) = term.parse::<u32>() {
+                if is_year(y) && !years.contains(&y) {
+                    years.push(y);
+                }
+            }
+        }
+        let wants_number = metric_found
+            || ["how much", "how many", "ratio", "margin", "rate", "what is the", "what was"]
+                .iter()
+                .any(|p| lower.contains(p));
+        QueryAnalysis {
+            question: question.to_string(),
+            terms,
+            expansions,
+            statement,
+            years,
+            wants_number,
+        }
+    }
+
+    /// All terms to search for: the question's own, then the expansions.
+    pub fn all_terms(&self) -> impl Iterator<Item = &String> {
+        self.terms.iter().chain(self.expansions.iter())
+    }
+}
+
+fn is_year(y: u32) -> bool {
+    (1950..=2100).contains(&y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boilerplate_is_dropped_and_years_kept() {
+        let q = QueryAnalysis::new(
+            "What is the year end FY2019 total amount of inventories for Best Buy? Answer in \
+             USD millions. Base your judgments on the information provided primarily in the \
+             balance sheet.",
+        );
+        assert_eq!(q.years, [2019]);
+        assert_eq!(q.statement, Some(Statement::BalanceSheet));
+        assert!(q.terms.contains(&"inventory".to_string()));
+        assert!(q.terms.contains(&"best".to_string()));
+        assert!(!q.terms.contains(&"usd".to_string()));
+        assert!(!q.terms.contains(&"fy2019".to_string()));
+        assert!(q.wants_number);
+    }
+
+    #[test]
+    fn narrative_question_has_no_statement() {
+        let q = QueryAnalysis::new("Is Boeing's business subject to cyclicality?");
+        assert_eq!(q.statement, None);
+        assert_eq!(q.terms, ["boeing", "business", "subject", "cyclicality"]);
+        assert!(!q.wants_number);
+    }
+}

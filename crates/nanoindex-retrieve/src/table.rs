@@ -1,0 +1,92 @@
+//! Reading one cell of a financial table row: the row's figures are matched to the column
+//! header's years from the right (rows may start with a note number or a label holding
+//! digits), so `Purchases of PP&E (1,577) (1,373) (1,420)` under `2018 2017 2016` gives
+//! `(1,577)` for 2018.
+
+use crate::analysis::numbers_in;
+use crate::index::years_in;
+
+/// A figure read from a table row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// The figure as written in the row, with its parentheses or sign (`(1,577)`).
+    pub text: String,
+    /// Its value (negative for parentheses).
+    pub value: f64,
+    /// The column's year.
+    pub year: u32,
+}
+
+/// The figure of `row` in the column of `year`, given the table's `header` line.
+/// `None` when the header names fewer than two years, does not name `year`, or the row has
+/// fewer figures than the header has years.
+///
+/// ```
+/// use nanoindex_retrieve::table::read_cell;
+/// let cell = read_cell("Purchases of PP&E (1,577) (1,373) (1,420)", "(Millions) 2018 2017 2016", 2018).unwrap();
+/// assert_eq!(cell.text, "(1,577)");
+/// assert_eq!(cell.value, -1577.0);
+/// ```
+#[must_use]
+pub fn read_cell(row: &str, header: &str, year: u32) -> Option<Cell> {
+    let years = years_in(header)?;
+    if years.len() < 2 {
+        return None;
+    }
+    let column = years.iter().position(|&y| y == year)?;
+    let figures: Vec<_> = numbers_in(row)
+        .into_iter()
+        .filter(|n| !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs())))
+        .collect();
+    if figures.len() < years.len() {
+        return None;
+    }
+    let figure = &figures[figures.len() - years.len() + column];
+    let mut start = figure.range.start;
+    let mut end = figure.range.end;
+    let bytes = row.as_bytes();
+    if figure.value < 0.0 {
+        if let Some(open) = row[..start].rfind(['(', '-']) {
+            if row[open + 1..start].trim_matches(['$', ' ']).is_empty() {
+                start = open;
+            }
+        }
+        if bytes.get(end) == Some(&b')') {
+            end += 1;
+        }
+    }
+    if figure.percent {
+        if let Some(p) = row[end..].find('%') {
+            end += p + 1;
+        }
+    }
+    Some(Cell {
+        text: row[start..end].to_string(),
+        value: figure.value,
+        year,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_year_column_from_the_right() {
+        let header = "Years ended December 31 2018 2017 2016";
+        let row = "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)";
+        assert_eq!(read_cell(row, header, 2017).unwrap().text, "(1,373)");
+        assert_eq!(read_cell(row, header, 2016).unwrap().value, -1420.0);
+        assert_eq!(read_cell(row, header, 2015), None);
+        let row = "Net sales (Note 3) $ 43,638 $ 42,151";
+        assert_eq!(read_cell(row, "2023 2022", 2022).unwrap().text, "42,151");
+    }
+
+    #[test]
+    fn too_few_figures_or_years_give_none() {
+        assert_eq!(read_cell("Total 12", "2023 2022", 2023), None);
+        assert_eq!(read_cell("Total 12 13", "Fiscal 2023", 2023), None);
+        let percent = read_cell("Gross margin 22.4% 23.1%", "2023 2022", 2023).unwrap();
+        assert_eq!(percent.text, "22.4%");
+    }
+}
