@@ -66,8 +66,11 @@ pub struct PageHit {
 /// A line chosen as evidence, with the table header that gives its columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snippet {
-    /// Index into [`RetrievalIndex::lines`].
+    /// Index into [`RetrievalIndex::lines`] of the line that matched.
     pub line: usize,
+    /// First and last line (inclusive) of the snippet: a prose line is extended to the end
+    /// of its sentence (two lines more at most) and back over a broken-off start.
+    pub lines: (usize, usize),
     /// 1-based page.
     pub page_no: u32,
     /// Node holding the line.
@@ -516,7 +519,8 @@ impl RetrievalIndex {
             .collect()
     }
 
-    /// The snippet for line `line` (with its table header).
+    /// The snippet for line `line`: the line with the rest of its sentence (prose) and, for
+    /// a line with figures, its table header.
     #[must_use]
     pub fn snippet(&self, line: usize, score: f32) -> Snippet {
         let l = &self.lines[line];
@@ -525,14 +529,44 @@ impl RetrievalIndex {
         } else {
             None
         };
+        let (first, last) = self.sentence_span(line);
+        let text = self.lines[first..=last]
+            .iter()
+            .map(|l| l.text.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
         Snippet {
             line,
+            lines: (first, last),
             page_no: l.page_no,
             node_id: self.passages[l.passage].node_id.clone(),
-            text: l.text.clone(),
+            text,
             header,
             score,
         }
+    }
+
+    /// Lines `(first, last)` of the sentence around `line`, within its passage.
+    fn sentence_span(&self, line: usize) -> (usize, usize) {
+        let this = &self.lines[line];
+        if is_table_row(&this.text) {
+            return (line, line);
+        }
+        let same = |i: usize| {
+            self.lines
+                .get(i)
+                .is_some_and(|l| l.passage == this.passage && !is_table_row(&l.text))
+        };
+        let mut first = line;
+        let starts_mid = this.text.trim_start().starts_with(|c: char| c.is_lowercase());
+        if starts_mid && line > 0 && same(line - 1) && !ends_sentence(&self.lines[line - 1].text) {
+            first = line - 1;
+        }
+        let mut last = line;
+        while last < line + 2 && !ends_sentence(&self.lines[last].text) && same(last + 1) {
+            last += 1;
+        }
+        (first, last)
     }
 
     /// The nearest line above `line` on its page naming two or more distinct years and
@@ -571,6 +605,20 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
     Some(years)
 }
 
+/// A table row: two or more figures, ending in a figure.
+fn is_table_row(text: &str) -> bool {
+    numbers_in(text).len() >= 2
+        && text
+            .trim_end()
+            .ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '%')
+}
+
+/// Ends with sentence punctuation (or a closing quote or parenthesis after it).
+fn ends_sentence(text: &str) -> bool {
+    let t = text.trim_end().trim_end_matches(['"', '\'', '”', ')']);
+    t.ends_with(['.', '?', '!', ':', ';'])
+}
+
 fn leaf_title(path: &str) -> &str {
     path.rsplit(" > ").next().unwrap_or(path)
 }
@@ -582,5 +630,147 @@ fn normalise(values: &mut [f32]) {
         for v in values {
             *v /= max;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nanoindex_core::{assign_node_ids, CrossReference, Entity, TextPageSpan};
+
+    fn node(title: &str, page: u32, text: &str) -> TreeNode {
+        let mut n = TreeNode::new(title, page, page);
+        n.text = Some(text.to_string());
+        n
+    }
+
+    /// A small 10-K: MD&A on page 2, balance sheet on 3, cash flows on 4, a tax note on 5
+    /// and a Japanese summary on 6.
+    fn report() -> DocumentTree {
+        let mut mdna = node(
+            "Management's Discussion and Analysis",
+            2,
+            "Net sales rose 6% on demand for cordless tools.\nCapital spending will continue on the Salem line.\nSee Note 5 for income taxes.",
+        );
+        mdna.end_index = 2;
+        let balance = node(
+            "Consolidated Balance Sheets",
+            3,
+            "Consolidated Balance Sheets\n(Millions) 2024 2023\nInventories 301 288\nProperty, plant and equipment, net 640 602\nTotal current liabilities 410 395\nCash and cash equivalents 212 180\nAccounts receivable 199 187\nTotal assets 2,150 2,020\nLong-term debt 500 520\nOther liabilities 80 75",
+        );
+        let cash = node(
+            "Consolidated Statements of Cash Flows",
+            4,
+            "Consolidated Statements of Cash Flows\n(Millions) 2024 2023 2022\nNet earnings 140 120 110\nDepreciation 60 55 50\nPurchases of property, plant and equipment (96) (71) (64)\nProceeds from sales of assets 4 3 2\nNet cash used in investing activities (92) (68) (62)\nDividends paid (40) (38) (36)\nNet cash from operating activities 210 190 170\nRepayment of debt (20) (20) (20)\nNet change in cash 32 24 10",
+        );
+        let tax = node(
+            "Note 5. Income Taxes",
+            5,
+            "The effective tax rate was 22.4% in 2024 and 23.1% in 2023.",
+        );
+        let japan = node("概要", 6, "当社の売上高は増加しました。現金流量は安定しています。");
+        let mut item8 = TreeNode::new("Item 8. Financial Statements", 3, 5);
+        item8.nodes = vec![balance, cash, tax];
+        let mut tree = DocumentTree {
+            structure: vec![mdna, item8, japan],
+            ..DocumentTree::default()
+        };
+        assign_node_ids(&mut tree.structure);
+        tree
+    }
+
+    fn top_pages(index: &RetrievalIndex, question: &str, n: usize) -> Vec<u32> {
+        index
+            .rank_pages(&QueryAnalysis::new(question), None)
+            .iter()
+            .take(n)
+            .map(|h| h.page_no)
+            .collect()
+    }
+
+    #[test]
+    fn statements_rank_first_for_their_metrics() {
+        let tree = report();
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        assert_eq!(top_pages(&index, "What was the FY2024 capital expenditure?", 1), [4]);
+        assert_eq!(
+            top_pages(&index, "What is the year end FY2024 net PPNE? Use the balance sheet.", 1),
+            [3]
+        );
+        assert_eq!(top_pages(&index, "What was the effective tax rate in 2024?", 1), [5]);
+        assert_eq!(top_pages(&index, "Why did net sales rise?", 1), [2]);
+        // A figure written with separators and parentheses is found by its digits.
+        assert_eq!(top_pages(&index, "Which amount was (96)?", 1), [4]);
+        // CJK text is searchable through bigrams.
+        assert_eq!(top_pages(&index, "売上高", 1), [6]);
+    }
+
+    #[test]
+    fn snippets_carry_the_column_header() {
+        let tree = report();
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let query = QueryAnalysis::new("What was the FY2024 capital expenditure?");
+        let pages = index.rank_pages(&query, None);
+        let snippets = index.snippets(&query, &pages[..2], 3, 2);
+        assert_eq!(
+            snippets[0].text,
+            "Purchases of property, plant and equipment (96) (71) (64)"
+        );
+        assert_eq!(snippets[0].page_no, 4);
+        assert_eq!(snippets[0].header.as_deref(), Some("(Millions) 2024 2023 2022"));
+    }
+
+    #[test]
+    fn graph_entities_and_dense_vectors_move_pages_up() {
+        let tree = report();
+        let tax_node = tree.structure[1].nodes[2].node_id.clone();
+        let mdna_node = tree.structure[0].node_id.clone();
+        let question = "Who audits Northwind?";
+        let plain = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        assert!(plain.rank_pages(&QueryAnalysis::new(question), None)[0].lexical == 0.0);
+        let graph = DocumentGraph {
+            entities: vec![Entity {
+                name: "Northwind".into(),
+                entity_type: "organization".into(),
+                description: String::new(),
+                source_node_ids: vec![tax_node.clone()],
+            }],
+            cross_references: vec![CrossReference {
+                source_node_id: mdna_node,
+                target_node_id: tax_node,
+                text: "Note 5".into(),
+                page: 2,
+            }],
+            ..DocumentGraph::default()
+        };
+        let with_graph = RetrievalIndex::build(&tree, &graph, None);
+        let hits = with_graph.rank_pages(&QueryAnalysis::new(question), None);
+        assert_eq!(hits[0].page_no, 5);
+        assert_eq!(hits[0].graph, 1.0);
+        // Dense: a vector pointing at the Japanese passage puts its page first.
+        let n = passages(&tree).len();
+        let mut vectors = vec![vec![1.0, 0.0]; n];
+        vectors[n - 1] = vec![0.0, 1.0];
+        let dense = RetrievalIndex::build(&tree, &DocumentGraph::default(), Some(vectors));
+        let hits = dense.rank_pages(&QueryAnalysis::new("overview"), Some(&[0.0, 1.0]));
+        assert_eq!(hits[0].page_no, 6);
+    }
+
+    #[test]
+    fn passages_split_nodes_at_page_breaks() {
+        let mut n = node("Long", 7, "first page line\nsecond page line");
+        n.end_index = 8;
+        n.text_pages = vec![
+            TextPageSpan { page: 7, offset: 0 },
+            TextPageSpan { page: 8, offset: 16 },
+        ];
+        let tree = DocumentTree {
+            structure: vec![n],
+            ..DocumentTree::default()
+        };
+        let p = passages(&tree);
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].page_no, p[0].text.as_str()), (7, "first page line"));
+        assert_eq!((p[1].page_no, p[1].text.as_str()), (8, "second page line"));
     }
 }

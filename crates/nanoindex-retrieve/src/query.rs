@@ -157,10 +157,10 @@ impl QueryAnalysis {
             .find(|(name, _)| lower.contains(name))
             .map(|(_, s)| *s);
         let mut expansions: Vec<String> = Vec::new();
-        let mut metric_found = false;
+        let mut metric_found = false; // a quantitative metric (one read from a statement)
         for (phrase, words, implied) in METRICS {
             if lower.contains(phrase) {
-                metric_found = true;
+                metric_found |= implied.is_some();
                 for w in tokenize(words) {
                     if !terms.contains(&w) && !expansions.contains(&w) {
                         expansions.push(w);

@@ -21,14 +21,15 @@
 //!
 //! Document text is data: it is quoted to the model inside an evidence block under a
 //! system message that says so, and lines that read as instructions to an assistant are
-//! withheld from the model (they can still be found and cited by retrieval).
+//! withheld, with the rest of their passage, from the model, the evidence and the citations
+//! (the trace lists them).
 
 pub mod verify;
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
 
-use nanoindex_core::{Answer, BoundingBox, Citation, DocumentGraph, DocumentTree, NodeId};
+use nanoindex_core::{Answer, BoundingBox, Citation, DocumentGraph, DocumentTree};
 use nanoindex_llm::{Embedder, GenerateRequest, LlmError, TextGenerator, TokenControl};
 use nanoindex_pdf::locate::QuoteFinder;
 use nanoindex_retrieve::analysis::{numbers_in, tokenize, NumberMention};
@@ -254,6 +255,11 @@ const REFUSALS: &[&str] = &[
     "not enough information",
 ];
 
+/// Whether two snippets share a line.
+fn overlaps(a: &Snippet, b: &Snippet) -> bool {
+    a.lines.0 <= b.lines.1 && b.lines.0 <= a.lines.1
+}
+
 /// Whether an answer declines to answer.
 #[must_use]
 pub fn is_refusal(answer: &str) -> bool {
@@ -384,10 +390,17 @@ impl Session<'_> {
         let mut nodes = Vec::new();
         for q in std::iter::once(&self.query).chain(extra) {
             for s in self.doc.index.snippets(q, &hits, 6, 2) {
+                if self.tainted(&s) {
+                    let line = format!("p.{}: {}", s.page_no, s.text);
+                    if !self.trace.withheld_lines.contains(&line) {
+                        self.trace.withheld_lines.push(line);
+                    }
+                    continue;
+                }
                 if !nodes.contains(&s.node_id.to_string()) {
                     nodes.push(s.node_id.to_string());
                 }
-                if !self.evidence.iter().any(|e| e.line == s.line) {
+                if !self.evidence.iter().any(|e| overlaps(e, &s)) {
                     self.evidence.push(s);
                 }
             }
@@ -405,6 +418,18 @@ impl Session<'_> {
             nodes,
         });
         read
+    }
+
+    /// Whether the snippet's passage (its node's text on that page) holds a line addressed
+    /// to a model: such text is withheld from prompts and citations as a whole.
+    fn tainted(&self, s: &Snippet) -> bool {
+        let lines = self.doc.index.lines();
+        let passage = lines[s.line].passage;
+        looks_like_instruction(&s.text)
+            || lines
+                .iter()
+                .filter(|l| l.passage == passage)
+                .any(|l| looks_like_instruction(&l.text))
     }
 
     /// Orders the evidence: lines chosen by the model first, then by score.
@@ -814,7 +839,10 @@ impl Session<'_> {
                 if !read && !extra_pages.contains(&s.page_no) {
                     extra_pages.push(s.page_no);
                 }
-                if read && !self.evidence.iter().any(|e| e.line == s.line) {
+                if read
+                    && !self.tainted(&s)
+                    && !self.evidence.iter().any(|e| overlaps(e, &s))
+                {
                     self.evidence.push(s);
                 }
             }
@@ -887,14 +915,24 @@ impl Session<'_> {
             .map(|f| content[f.range.clone()].to_string())
             .collect();
         let supported_any = figures.len() > unsupported.len();
-        let read_off = self.read_off();
-        let mut cited_lines: Vec<usize> = Vec::new();
-        if self.query.wants_number && (!supported_any || !unsupported.is_empty() || is_refusal(&content)) {
-            if let Some((line, label, cell_text, year)) = read_off {
-                let page = self.doc.index.lines()[line].page_no;
-                content = format!("{label}: {cell_text} for {year} (page {page}).");
-                cited_lines.push(line);
+        let unusable = content.trim().is_empty() || is_refusal(&content);
+        let mut cited: Vec<Snippet> = Vec::new();
+        if self.query.wants_number && (!supported_any || !unsupported.is_empty()) || unusable {
+            // The draft does not state a figure of the evidence: answer from the evidence.
+            if let Some((snippet, label, cell_text, year)) = self.read_off() {
+                content = format!("{label}: {cell_text} for {year} (page {}).", snippet.page_no);
+                cited.push(snippet);
                 self.trace.verification.replaced_draft = true;
+            } else if let Some(best) = self.best_evidence(self.query.wants_number) {
+                content = format!(
+                    "The closest passage found (page {}): \"{}\"",
+                    best.page_no,
+                    best.text.trim()
+                );
+                cited.push(best);
+                self.trace.verification.replaced_draft = true;
+            } else if unusable {
+                content = NOT_FOUND.to_string();
             } else if !unsupported.is_empty() {
                 content.push_str(&format!(
                     "\n(Unverified: {} not found in the cited text.)",
@@ -907,67 +945,42 @@ impl Session<'_> {
                 unsupported.join(", ")
             ));
         }
-        if (content.trim().is_empty() || is_refusal(&content)) && cited_lines.is_empty() {
-            // The model gave no usable answer: quote the best evidence line instead.
-            if let Some(best) = self.evidence.iter().find(|s| !looks_like_instruction(&s.text)) {
-                content = format!(
-                    "The closest passage found (page {}): \"{}\"",
-                    best.page_no,
-                    best.text.trim()
-                );
-                cited_lines.push(best.line);
-                self.trace.verification.replaced_draft = true;
-            } else {
-                content = "The document's retrieved text does not answer this question.".to_string();
-            }
-        }
         self.trace.verification.unsupported_figures = unsupported;
 
-        // Supporting lines: those holding the answer's figures, else those sharing the most
-        // words with it, else the best evidence line.
-        if cited_lines.is_empty() {
+        // Supporting evidence: snippets holding the answer's figures, else those sharing the
+        // most words with it, else the best one.
+        if cited.is_empty() {
             let answer_figures = numbers_in(&content);
             for s in &self.evidence {
                 let nums = numbers_in(&s.text);
                 if answer_figures
                     .iter()
                     .any(|f| !is_year_figure(f) && verify::supported_by(f, &nums))
-                    && !cited_lines.contains(&s.line)
                 {
-                    cited_lines.push(s.line);
+                    cited.push(s.clone());
                 }
             }
         }
-        if cited_lines.is_empty() {
+        if cited.is_empty() {
             let answer_terms: BTreeSet<String> = tokenize(&content).into_iter().collect();
-            let mut best: Vec<(usize, usize)> = self
+            let mut best: Vec<(usize, &Snippet)> = self
                 .evidence
                 .iter()
                 .map(|s| {
-                    let shared = tokenize(&s.text)
-                        .into_iter()
-                        .collect::<BTreeSet<_>>()
-                        .intersection(&answer_terms)
-                        .count();
-                    (shared, s.line)
+                    let terms: BTreeSet<String> = tokenize(&s.text).into_iter().collect();
+                    (terms.intersection(&answer_terms).count(), s)
                 })
                 .filter(|(n, _)| *n >= 2)
                 .collect();
             best.sort_by(|a, b| b.0.cmp(&a.0));
-            cited_lines.extend(best.into_iter().take(2).map(|(_, l)| l));
+            cited.extend(best.into_iter().take(2).map(|(_, s)| s.clone()));
         }
-        if cited_lines.is_empty() {
-            cited_lines.extend(
-                self.evidence
-                    .iter()
-                    .filter(|s| !looks_like_instruction(&s.text))
-                    .take(1)
-                    .map(|s| s.line),
-            );
+        if cited.is_empty() && content != NOT_FOUND {
+            cited.extend(self.best_evidence(false));
         }
-        cited_lines.truncate(3);
-        let citations = self.citations(&cited_lines)?;
-        if citations.is_empty() {
+        cited.truncate(3);
+        let citations = self.citations(&cited)?;
+        if citations.is_empty() && content != NOT_FOUND {
             content.push_str("\n(No citation could be verified on the PDF's pages; treat this answer as unsupported.)");
         }
         self.trace.evidence_lines = self
@@ -987,10 +1000,24 @@ impl Session<'_> {
         })
     }
 
+    /// The evidence snippet that best matches the question (with a figure when
+    /// `with_figure`), by line score.
+    fn best_evidence(&self, with_figure: bool) -> Option<Snippet> {
+        self.evidence
+            .iter()
+            .filter(|s| !with_figure || numbers_in(&s.text).iter().any(|n| !is_year_figure(n)))
+            .max_by(|a, b| {
+                let sa = self.doc.index.line_score(&self.query, a.line);
+                let sb = self.doc.index.line_score(&self.query, b.line);
+                sa.total_cmp(&sb).then(b.line.cmp(&a.line))
+            })
+            .cloned()
+    }
+
     /// A figure read from the evidence's tables for the question's first year: the best
-    /// evidence line whose table header names that year. Returns (line, row label, cell,
+    /// evidence line whose table header names that year. Returns (snippet, row label, cell,
     /// year).
-    fn read_off(&self) -> Option<(usize, String, String, u32)> {
+    fn read_off(&self) -> Option<(Snippet, String, String, u32)> {
         let year = *self.query.years.first()?;
         let mut ranked: Vec<&Snippet> = self.evidence.iter().collect();
         ranked.sort_by(|a, b| {
@@ -1010,36 +1037,36 @@ impl Session<'_> {
                 .trim_end_matches(['(', '$', ' ', '-'])
                 .trim()
                 .to_string();
-            (!label.is_empty()).then(|| (s.line, label, cell.text, year))
+            (!label.is_empty()).then(|| (s.clone(), label, cell.text, year))
         })
     }
 
-    fn citations(&mut self, lines: &[usize]) -> Result<Vec<Citation>, AskError> {
+    /// Verified citations of `snippets`: each quote searched on its page; not found →
+    /// dropped (and listed in the trace).
+    fn citations(&mut self, snippets: &[Snippet]) -> Result<Vec<Citation>, AskError> {
         let finder = QuoteFinder::open(
             &self.doc.pdf,
             &self.doc.pdf_name,
             self.doc.password.as_deref(),
         )?;
         let mut out: Vec<Citation> = Vec::new();
-        for &line in lines {
-            let l = &self.doc.index.lines()[line];
-            let quote = l.text.trim().to_string();
-            let node_id: NodeId = self.doc.index.passages()[l.passage].node_id.clone();
-            let Some(boxes) = finder.locate(l.page_no, &quote) else {
+        for s in snippets {
+            let quote = s.text.trim().to_string();
+            let Some(boxes) = finder.locate(s.page_no, &quote) else {
                 self.trace
                     .verification
                     .dropped_citations
-                    .push(format!("p.{}: {}", l.page_no, quote));
+                    .push(format!("p.{}: {}", s.page_no, quote));
                 continue;
             };
             let title = self
                 .doc
                 .tree
-                .find_node(node_id.as_str())
+                .find_node(s.node_id.as_str())
                 .map_or_else(String::new, |n| n.title.clone());
-            let label = self.doc.tree.page_label(l.page_no).map(str::to_string);
+            let label = self.doc.tree.page_label(s.page_no).map(str::to_string);
             let page_labels = label
-                .filter(|lab| !lab.is_empty() && *lab != l.page_no.to_string())
+                .filter(|lab| !lab.is_empty() && *lab != s.page_no.to_string())
                 .map(|lab| vec![lab]);
             let boxes: Vec<BoundingBox> = boxes
                 .into_iter()
@@ -1049,10 +1076,10 @@ impl Session<'_> {
                 })
                 .collect();
             out.push(Citation {
-                node_id,
+                node_id: s.node_id.clone(),
                 title,
                 doc_name: Some(self.doc.tree.doc_name.clone()),
-                pages: vec![l.page_no],
+                pages: vec![s.page_no],
                 bounding_boxes: boxes,
                 quote: Some(quote),
                 page_labels,
@@ -1061,6 +1088,9 @@ impl Session<'_> {
         Ok(out)
     }
 }
+
+/// What an answer says when no evidence was found.
+const NOT_FOUND: &str = "The document's retrieved text does not answer this question.";
 
 /// A copy of the document's PDF with a highlight annotation on every box of `answer`'s
 /// citations (each annotation's note is the citation's quote).
