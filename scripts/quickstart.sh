@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README quick start: installs the build prerequisites and the models, builds nanoindex-local,
-# writes the project's own sample annual report (a fictional company) and indexes it with zero
-# model calls, then prints its section tree. Everything runs offline after the first setup.
+# writes the project's own sample annual report (a fictional company) and asks it a question
+# with the default local model, printing the verified answer and its cited page and quote.
+# Everything runs offline after the first setup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
@@ -19,5 +20,5 @@ target="${CARGO_TARGET_DIR:-target}/debug"
 out="${TMPDIR:-/tmp}/nanoindex-quickstart"
 mkdir -p "$out"
 "$target/examples/make_sample" "$out/northwind-2024-10k.pdf"
-"$target/nanoindex-local" index "$out/northwind-2024-10k.pdf" -o "$out" --no-llm
-"$target/nanoindex-local" tree "$out/northwind-2024-10k.tree.json"
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
+"$target/nanoindex-local" ask "$out/northwind-2024-10k.pdf" "What were capital expenditures in 2024?"

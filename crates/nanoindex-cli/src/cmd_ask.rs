@@ -77,9 +77,19 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let prepared = if is_tree {
-        engine.prepare_tree(&args.file, embedder.as_deref(), cache.as_deref(), &mut progress)?
+        engine.prepare_tree(
+            &args.file,
+            embedder.as_deref(),
+            cache.as_deref(),
+            &mut progress,
+        )?
     } else {
-        engine.prepare_pdf(&args.file, embedder.as_deref(), cache.as_deref(), &mut progress)?
+        engine.prepare_pdf(
+            &args.file,
+            embedder.as_deref(),
+            cache.as_deref(),
+            &mut progress,
+        )?
     };
     let options = LlmOptions {
         threads: args.threads,
@@ -117,9 +127,12 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(out) = &args.highlight {
         let bytes = highlight_pdf(&prepared.document, &answer)?;
-        std::fs::write(out, bytes)
-            .with_context(|| format!("cannot write `{}`", out.display()))?;
-        progress(&format!("highlighted {} citation(s) in `{}`", answer.citations.len(), out.display()));
+        std::fs::write(out, bytes).with_context(|| format!("cannot write `{}`", out.display()))?;
+        progress(&format!(
+            "highlighted {} citation(s) in `{}`",
+            answer.citations.len(),
+            out.display()
+        ));
     }
     let mut stdout = std::io::stdout().lock();
     if args.json {

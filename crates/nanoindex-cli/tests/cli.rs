@@ -173,3 +173,116 @@ fn password_protected_files_need_the_password() {
     .unwrap();
     assert!(tree.contains("Secret!"));
 }
+
+/// The default model is installed (always in CI); elsewhere the test is skipped.
+fn model_installed() -> bool {
+    let installed = run(&["models", "list"]);
+    let listed = String::from_utf8_lossy(&installed.stdout).into_owned();
+    let ok = listed
+        .lines()
+        .any(|l| l.contains("SmolLM2") && l.contains("installed"));
+    if !ok {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the default model must be installed in CI: {listed}"
+        );
+        eprintln!("skipped: the default model is not installed (scripts/fetch-models.sh)");
+    }
+    ok
+}
+
+#[test]
+fn ask_answers_with_a_verified_citation_and_highlights_it() {
+    if !model_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    let marked = dir.path().join("marked.pdf");
+    let cache = dir.path().join("cache");
+    let ask = |extra: &[&str]| {
+        let mut cmd = bin();
+        cmd.env("NANOINDEX_CACHE", &cache).args([
+            "ask",
+            pdf.to_str().unwrap(),
+            "What interest do late invoices bear?",
+            "--mode",
+            "fast",
+            "--no-dense",
+        ]);
+        cmd.args(extra).output().expect("binary runs")
+    };
+    let out = ask(&["--json", "--highlight", marked.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["mode"], "fast");
+    let citation = &answer["citations"][0];
+    assert_eq!(citation["pages"], serde_json::json!([2]));
+    assert!(citation["quote"].as_str().unwrap().contains("1% per month"));
+    assert_eq!(answer["trace"]["llm_calls"].as_array().unwrap().len(), 2);
+    let highlights =
+        nanoindex_pdf::locate::highlight_boxes(&std::fs::read(&marked).unwrap(), "marked.pdf")
+            .unwrap();
+    assert_eq!(
+        highlights.len(),
+        citation["bounding_boxes"].as_array().unwrap().len()
+    );
+    assert!(highlights.iter().all(|b| b.page == 2));
+    // The index was cached: the second question does not index again, and prints text.
+    assert!(cache.join("documents").read_dir().unwrap().count() == 1);
+    let out = ask(&["--quiet"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Sources:") && text.contains("page 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn ask_about_a_tree_whose_pdf_changed_fails_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        dir.path().to_str().unwrap(),
+        "--no-llm",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(&pdf, b"%PDF-1.4 changed").unwrap();
+    let tree = dir.path().join("contract.tree.json");
+    let out = run(&[
+        "ask",
+        tree.to_str().unwrap(),
+        "What are the fees?",
+        "--no-dense",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("changed since"), "{}", stderr(&out));
+    std::fs::remove_file(&pdf).unwrap();
+    let out = run(&[
+        "ask",
+        tree.to_str().unwrap(),
+        "What are the fees?",
+        "--no-dense",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot find the PDF"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["ask", "missing.pdf", "Anything?", "--no-dense"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing.pdf"), "{}", stderr(&out));
+    let out = run(&["ask", tree.to_str().unwrap(), "Q", "--mode", "global"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown mode is a usage error"
+    );
+}

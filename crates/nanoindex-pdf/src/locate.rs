@@ -7,8 +7,8 @@
 //! figures — and is found only when every piece is found on the page, each piece taken
 //! nearest to the previous one.
 
-use mupdf::pdf::{PdfAnnotationType, PdfDocument};
 use mupdf::color::AnnotationColor;
+use mupdf::pdf::{PdfAnnotationType, PdfDocument};
 use mupdf::{Point, Quad, Rect, TextPageFlags};
 use nanoindex_core::BoundingBox;
 
@@ -305,7 +305,13 @@ mod tests {
         pdf.page();
         let page = pdf.last_page();
         page.text(72.0, 100.0, 10.0, false, "Intro text that is not a table.");
-        page.text(72.0, 140.0, 10.0, false, "Purchases of property, plant and equipment");
+        page.text(
+            72.0,
+            140.0,
+            10.0,
+            false,
+            "Purchases of property, plant and equipment",
+        );
         page.text(400.0, 140.0, 10.0, false, "(1,577)");
         page.text(470.0, 140.0, 10.0, false, "(1,373)");
         page.text(72.0, 160.0, 10.0, false, "Proceeds from sale of businesses");
@@ -326,13 +332,19 @@ mod tests {
         let bytes = table_pdf();
         let finder = QuoteFinder::open(&bytes, "t.pdf", None).unwrap();
         let boxes = finder
-            .locate(1, "Purchases of property, plant and equipment (1,577) (1,373)")
+            .locate(
+                1,
+                "Purchases of property, plant and equipment (1,577) (1,373)",
+            )
             .unwrap();
         assert_eq!(boxes.len(), 1, "{boxes:?}");
         let b = &boxes[0];
         // Row baseline at 140 pt of 792: the box sits there, not on the 160 pt line whose
         // `1,373` is a decoy.
-        assert!(b.y < 140.0 / 792.0 && b.y + b.height > 132.0 / 792.0, "{b:?}");
+        assert!(
+            b.y < 140.0 / 792.0 && b.y + b.height > 132.0 / 792.0,
+            "{b:?}"
+        );
         assert!(b.x < 0.1 && b.x + b.width > 0.65, "{b:?}");
         assert_eq!(finder.locate(1, "Purchases of equipment by aliens"), None);
         assert_eq!(finder.locate(2, "Intro text"), None);
@@ -343,13 +355,18 @@ mod tests {
         let bytes = table_pdf();
         let finder = QuoteFinder::open(&bytes, "t.pdf", None).unwrap();
         let boxes = finder.locate(1, "Intro text that is not a table.").unwrap();
-        let marked: Vec<(BoundingBox, String)> =
-            boxes.iter().map(|b| (b.clone(), "cited".to_string())).collect();
+        let marked: Vec<(BoundingBox, String)> = boxes
+            .iter()
+            .map(|b| (b.clone(), "cited".to_string()))
+            .collect();
         let out = highlight(&bytes, "t.pdf", None, &marked).unwrap();
         let found = highlight_boxes(&out, "out.pdf").unwrap();
         assert_eq!(found.len(), 1);
         let (a, b) = (&found[0], &boxes[0]);
         assert_eq!(a.page, 1);
-        assert!((a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02, "{a:?} vs {b:?}");
+        assert!(
+            (a.x - b.x).abs() < 0.02 && (a.y - b.y).abs() < 0.02,
+            "{a:?} vs {b:?}"
+        );
     }
 }

@@ -8,10 +8,10 @@ use unicode_normalization::UnicodeNormalization;
 /// English function words that carry no topic (removed from documents and questions).
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "did", "do", "does",
-    "for", "from", "had", "has", "have", "how", "if", "in", "into", "is", "it", "its", "of",
-    "on", "or", "our", "that", "the", "their", "then", "there", "these", "this", "those", "to",
-    "was", "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with",
-    "would", "you", "your", "than", "such", "any", "all", "not", "no", "so", "per", "also",
+    "for", "from", "had", "has", "have", "how", "if", "in", "into", "is", "it", "its", "of", "on",
+    "or", "our", "that", "the", "their", "then", "there", "these", "this", "those", "to", "was",
+    "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would",
+    "you", "your", "than", "such", "any", "all", "not", "no", "so", "per", "also",
 ];
 
 /// True for characters written without spaces between words (Han, kana, Hangul), which are
@@ -143,16 +143,15 @@ pub fn tokenize(text: &str) -> Vec<String> {
             let start = i;
             while i < chars.len() {
                 let ch = chars[i];
-                if ch.is_alphanumeric() && !is_cjk(ch) || is_mark(ch) {
-                    i += 1;
-                } else if (ch == '&' || ch == '\'' || ch == '’')
+                let in_word = ch.is_alphanumeric() && !is_cjk(ch) || is_mark(ch);
+                // `&` and apostrophes join letters inside a word (`pp&e`, `boeing's`).
+                let joiner = (ch == '&' || ch == '\'' || ch == '’')
                     && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
-                    && i > start
-                {
-                    i += 1;
-                } else {
+                    && i > start;
+                if !(in_word || joiner) {
                     break;
                 }
+                i += 1;
             }
             let word: String = chars[start..i].iter().collect();
             let word = word
@@ -282,7 +281,10 @@ mod tests {
 
     #[test]
     fn stemming_and_stop_words() {
-        assert_eq!(tokenize("The inventories of stores"), ["inventory", "store"]);
+        assert_eq!(
+            tokenize("The inventories of stores"),
+            ["inventory", "store"]
+        );
         assert_eq!(tokenize("Boeing's customers"), ["boeing", "customer"]);
         assert_eq!(s_stem("business"), "business");
         assert_eq!(s_stem("status"), "status");

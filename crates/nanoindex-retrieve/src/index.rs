@@ -412,13 +412,10 @@ impl RetrievalIndex {
         }
         let mut pages: BTreeMap<u32, PageHit> = BTreeMap::new();
         for (i, p) in self.passages.iter().enumerate() {
-            let structure = self
-                .title_terms
-                .get(&p.node_id)
-                .map_or(0.0, |titles| {
-                    let terms: Vec<String> = titles.iter().cloned().collect();
-                    self.coverage(query, &terms)
-                });
+            let structure = self.title_terms.get(&p.node_id).map_or(0.0, |titles| {
+                let terms: Vec<String> = titles.iter().cloned().collect();
+                self.coverage(query, &terms)
+            });
             let graph = graph_nodes.get(&p.node_id).copied().unwrap_or(0.0);
             let score = 0.5 * lexical[i] + 0.3 * dense[i] + 0.15 * structure + 0.05 * graph;
             let entry = pages.entry(p.page_no).or_insert_with(|| PageHit {
@@ -524,7 +521,10 @@ impl RetrievalIndex {
     #[must_use]
     pub fn snippet(&self, line: usize, score: f32) -> Snippet {
         let l = &self.lines[line];
-        let header = if numbers_in(&l.text).iter().any(|n| n.value.abs() < 1900.0 || n.decimals > 0) {
+        let header = if numbers_in(&l.text)
+            .iter()
+            .any(|n| n.value.abs() < 1900.0 || n.decimals > 0)
+        {
             self.header_above(line)
         } else {
             None
@@ -558,7 +558,10 @@ impl RetrievalIndex {
                 .is_some_and(|l| l.passage == this.passage && !is_table_row(&l.text))
         };
         let mut first = line;
-        let starts_mid = this.text.trim_start().starts_with(|c: char| c.is_lowercase());
+        let starts_mid = this
+            .text
+            .trim_start()
+            .starts_with(|c: char| c.is_lowercase());
         if starts_mid && line > 0 && same(line - 1) && !ends_sentence(&self.lines[line - 1].text) {
             first = line - 1;
         }
@@ -668,7 +671,11 @@ mod tests {
             5,
             "The effective tax rate was 22.4% in 2024 and 23.1% in 2023.",
         );
-        let japan = node("概要", 6, "当社の売上高は増加しました。現金流量は安定しています。");
+        let japan = node(
+            "概要",
+            6,
+            "当社の売上高は増加しました。現金流量は安定しています。",
+        );
         let mut item8 = TreeNode::new("Item 8. Financial Statements", 3, 5);
         item8.nodes = vec![balance, cash, tax];
         let mut tree = DocumentTree {
@@ -692,12 +699,22 @@ mod tests {
     fn statements_rank_first_for_their_metrics() {
         let tree = report();
         let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
-        assert_eq!(top_pages(&index, "What was the FY2024 capital expenditure?", 1), [4]);
         assert_eq!(
-            top_pages(&index, "What is the year end FY2024 net PPNE? Use the balance sheet.", 1),
+            top_pages(&index, "What was the FY2024 capital expenditure?", 1),
+            [4]
+        );
+        assert_eq!(
+            top_pages(
+                &index,
+                "What is the year end FY2024 net PPNE? Use the balance sheet.",
+                1
+            ),
             [3]
         );
-        assert_eq!(top_pages(&index, "What was the effective tax rate in 2024?", 1), [5]);
+        assert_eq!(
+            top_pages(&index, "What was the effective tax rate in 2024?", 1),
+            [5]
+        );
         assert_eq!(top_pages(&index, "Why did net sales rise?", 1), [2]);
         // A figure written with separators and parentheses is found by its digits.
         assert_eq!(top_pages(&index, "Which amount was (96)?", 1), [4]);
@@ -717,7 +734,10 @@ mod tests {
             "Purchases of property, plant and equipment (96) (71) (64)"
         );
         assert_eq!(snippets[0].page_no, 4);
-        assert_eq!(snippets[0].header.as_deref(), Some("(Millions) 2024 2023 2022"));
+        assert_eq!(
+            snippets[0].header.as_deref(),
+            Some("(Millions) 2024 2023 2022")
+        );
     }
 
     #[test]
@@ -762,7 +782,10 @@ mod tests {
         n.end_index = 8;
         n.text_pages = vec![
             TextPageSpan { page: 7, offset: 0 },
-            TextPageSpan { page: 8, offset: 16 },
+            TextPageSpan {
+                page: 8,
+                offset: 16,
+            },
         ];
         let tree = DocumentTree {
             structure: vec![n],

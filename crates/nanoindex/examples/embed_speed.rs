@@ -12,5 +12,10 @@ fn main() {
     let t = std::time::Instant::now();
     embedder.embed(&refs).expect("embed");
     let s = t.elapsed().as_secs_f64();
-    println!("{} of {} passages in {s:.2} s = {:.1} passages/s", refs.len(), passages.len(), refs.len() as f64 / s);
+    println!(
+        "{} of {} passages in {s:.2} s = {:.1} passages/s",
+        refs.len(),
+        passages.len(),
+        refs.len() as f64 / s
+    );
 }

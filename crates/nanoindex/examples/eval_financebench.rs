@@ -42,7 +42,9 @@ fn main() {
         .split(',')
         .map(|m| m.parse().expect("mode"))
         .collect();
-    let limit: usize = args.get(3).map_or(usize::MAX, |s| s.parse().expect("LIMIT"));
+    let limit: usize = args
+        .get(3)
+        .map_or(usize::MAX, |s| s.parse().expect("LIMIT"));
     let questions: Vec<Value> = std::fs::read_to_string(dir.join("questions.jsonl"))
         .expect("questions.jsonl")
         .lines()
@@ -64,7 +66,9 @@ fn main() {
         let path = dir.join("pdfs").join(format!("{name}.pdf"));
         let t = Instant::now();
         let prepared = engine
-            .prepare_pdf(&path, embedder.as_deref(), cache.as_deref(), &mut |m| eprintln!("{m}"))
+            .prepare_pdf(&path, embedder.as_deref(), cache.as_deref(), &mut |m| {
+                eprintln!("{m}")
+            })
             .expect("prepare");
         eprintln!("prepared {name} in {:.1} s", t.elapsed().as_secs_f64());
         docs.insert(name, prepared.document);
@@ -75,7 +79,8 @@ fn main() {
     let mut totals = serde_json::Map::new();
     for mode in &modes {
         let (mut read_hits, mut cite_hits, mut correct, mut numeric) = (0, 0, 0, 0);
-        let (mut pages_sum, mut pages_max, mut calls_sum, mut secs_sum) = (0usize, 0usize, 0usize, 0.0);
+        let (mut pages_sum, mut pages_max, mut calls_sum, mut secs_sum) =
+            (0usize, 0usize, 0usize, 0.0);
         let mut secs_all = Vec::new();
         for q in &questions {
             let name = q["doc_name"].as_str().expect("doc_name");
@@ -90,8 +95,15 @@ fn main() {
                 ..AskOptions::default()
             };
             let t = Instant::now();
-            let answer = ask(&docs[name], question, model.as_mut(), embedder.as_deref(), &options, &mut |_| {})
-                .expect("ask");
+            let answer = ask(
+                &docs[name],
+                question,
+                model.as_mut(),
+                embedder.as_deref(),
+                &options,
+                &mut |_| {},
+            )
+            .expect("ask");
             let secs = t.elapsed().as_secs_f64();
             let trace = answer.trace.clone().unwrap_or(Value::Null);
             let pages_read: Vec<u64> = trace["pages_read"]
@@ -106,7 +118,9 @@ fn main() {
             let in_read = pages_read.iter().any(|p| evidence.contains(p));
             let in_cited = cited.iter().any(|p| evidence.contains(p));
             let figure = gold_figure(gold);
-            let gold_ok = figure.as_ref().map(|g| supported_by(g, &numbers_in(&answer.content)));
+            let gold_ok = figure
+                .as_ref()
+                .map(|g| supported_by(g, &numbers_in(&answer.content)));
             let calls = trace["llm_calls"].as_array().map_or(0, Vec::len);
             read_hits += usize::from(in_read);
             cite_hits += usize::from(in_cited);
@@ -125,7 +139,12 @@ fn main() {
                 if in_read { "READ" } else { "-" },
                 in_cited,
                 gold_ok.map_or("n/a".to_string(), |b| b.to_string()),
-                answer.content.chars().take(90).collect::<String>().replace('\n', " ")
+                answer
+                    .content
+                    .chars()
+                    .take(90)
+                    .collect::<String>()
+                    .replace('\n', " ")
             );
             rows.push(json!({
                 "id": q["financebench_id"], "doc": name, "mode": mode.as_str(), "question": question,

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use nanoindex::{Config, NanoIndex};
 use nanoindex::AskDocument;
+use nanoindex::{Config, NanoIndex};
 use nanoindex_retrieve::QueryAnalysis;
 
 fn main() {
@@ -32,14 +32,18 @@ fn main() {
             let path = dir.join("pdfs").join(format!("{doc}.pdf"));
             let cache = nanoindex::cache_root();
             let prepared = engine
-                .prepare_pdf(&path, embedder.as_deref(), cache.as_deref(), &mut |m| eprintln!("{m}"))
+                .prepare_pdf(&path, embedder.as_deref(), cache.as_deref(), &mut |m| {
+                    eprintln!("{m}")
+                })
                 .expect("prepare");
             prepared.document
         });
         let index = index.index();
         let question = q["question"].as_str().unwrap();
         let analysis = QueryAnalysis::new(question);
-        let qv = embedder.as_ref().map(|e| e.embed(&[question]).expect("embed").remove(0));
+        let qv = embedder
+            .as_ref()
+            .map(|e| e.embed(&[question]).expect("embed").remove(0));
         let pages = index.rank_pages(&analysis, qv.as_deref());
         let evidence: Vec<u32> = q["evidence_pages"]
             .as_array()
@@ -58,5 +62,8 @@ fn main() {
             rank.map(|r| r + 1)
         );
     }
-    println!("recall@{k}: {hits}/{total} = {:.2}", hits as f64 / total as f64);
+    println!(
+        "recall@{k}: {hits}/{total} = {:.2}",
+        hits as f64 / total as f64
+    );
 }

@@ -49,7 +49,9 @@ pub enum IndexError {
         source_path: String,
     },
     /// The PDF a tree was built from has changed since.
-    #[error("the PDF `{pdf}` changed since `{tree}` was built (its SHA-256 differs); index it again")]
+    #[error(
+        "the PDF `{pdf}` changed since `{tree}` was built (its SHA-256 differs); index it again"
+    )]
     SourceChanged {
         /// The tree file.
         tree: PathBuf,

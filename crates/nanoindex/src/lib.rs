@@ -15,8 +15,8 @@
 //! }
 //! ```
 
-mod error;
 pub mod ask;
+mod error;
 pub mod llm;
 mod prepare;
 
@@ -31,8 +31,8 @@ use sha2::{Digest, Sha256};
 
 pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
 pub use error::IndexError;
-pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 pub use nanoindex_core as core;
+pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 
 /// Engine settings.
 #[derive(Debug, Clone, Default)]

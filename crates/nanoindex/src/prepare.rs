@@ -70,7 +70,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
-        path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        path.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         std::process::id()
     ));
     std::fs::write(&tmp, bytes)
@@ -83,7 +84,13 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
 
 fn model_key(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -98,7 +105,12 @@ fn dense_vectors(
     let texts = nanoindex_retrieve::dense_texts(&passages);
     let texts_sha256 = sha256_hex(texts.join("\u{1e}").as_bytes());
     let key = model_key(embedder.model_name());
-    let paths = dir.map(|d| (d.join(format!("dense-{key}.json")), d.join(format!("dense-{key}.f32"))));
+    let paths = dir.map(|d| {
+        (
+            d.join(format!("dense-{key}.json")),
+            d.join(format!("dense-{key}.f32")),
+        )
+    });
     if let Some((meta_path, data_path)) = &paths {
         let meta: Option<DenseMeta> = std::fs::read(meta_path)
             .ok()
@@ -118,7 +130,11 @@ fn dense_vectors(
             }
         }
     }
-    progress(&format!("embedding {} passages with {}", texts.len(), embedder.model_name()));
+    progress(&format!(
+        "embedding {} passages with {}",
+        texts.len(),
+        embedder.model_name()
+    ));
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let vectors = embedder.embed(&refs).map_err(|source| IndexError::Embed {
         document: tree.doc_name.clone(),
@@ -139,10 +155,7 @@ fn dense_vectors(
         };
         // A cache that cannot be written only costs time next run.
         if write_atomic(data_path, &data).is_ok() {
-            let _ = write_atomic(
-                meta_path,
-                &serde_json::to_vec(&meta).unwrap_or_default(),
-            );
+            let _ = write_atomic(meta_path, &serde_json::to_vec(&meta).unwrap_or_default());
         }
     }
     Ok((vectors, false))
@@ -242,7 +255,11 @@ impl NanoIndex {
         let stem = stem.strip_suffix(".tree.json").unwrap_or(&stem).to_string();
         let graph_path = tree_path.with_file_name(format!("{stem}.graph.json"));
         let graph = load_graph(&graph_path).unwrap_or_else(|_| nanoindex_graph::build_graph(&tree));
-        let recorded = tree.extraction_metadata.source_path.clone().unwrap_or_default();
+        let recorded = tree
+            .extraction_metadata
+            .source_path
+            .clone()
+            .unwrap_or_default();
         let mut candidates = vec![PathBuf::from(&recorded)];
         if let (Some(dir), Some(name)) = (tree_path.parent(), Path::new(&recorded).file_name()) {
             candidates.push(dir.join(name));
@@ -274,14 +291,7 @@ impl NanoIndex {
         };
         let name = pdf_path.display().to_string();
         Ok(Prepared {
-            document: AskDocument::new(
-                tree,
-                graph,
-                pdf,
-                name,
-                self.config.password.clone(),
-                dense,
-            ),
+            document: AskDocument::new(tree, graph, pdf, name, self.config.password.clone(), dense),
             tree_cached: true,
             dense_cached,
             embedded_passages: embedded,

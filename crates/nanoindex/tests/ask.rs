@@ -51,13 +51,43 @@ fn annual_report() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
     pdf.page()
         .text(72.0, 120.0, 18.0, true, "Harbor Mills, Inc.")
-        .text(72.0, 150.0, 12.0, false, "Annual Report for the fiscal year 2024");
+        .text(
+            72.0,
+            150.0,
+            12.0,
+            false,
+            "Annual Report for the fiscal year 2024",
+        );
     pdf.page()
-        .text(72.0, 90.0, 14.0, true, "Management's Discussion and Analysis")
-        .text(72.0, 120.0, 10.0, false, "Net sales were $812 million in 2024, up from $760 million in 2023.")
-        .text(72.0, 135.0, 10.0, false, "We opened two mills and hired 140 people during the year.");
+        .text(
+            72.0,
+            90.0,
+            14.0,
+            true,
+            "Management's Discussion and Analysis",
+        )
+        .text(
+            72.0,
+            120.0,
+            10.0,
+            false,
+            "Net sales were $812 million in 2024, up from $760 million in 2023.",
+        )
+        .text(
+            72.0,
+            135.0,
+            10.0,
+            false,
+            "We opened two mills and hired 140 people during the year.",
+        );
     let page = pdf.page();
-    page.text(72.0, 90.0, 14.0, true, "Consolidated Statements of Cash Flows");
+    page.text(
+        72.0,
+        90.0,
+        14.0,
+        true,
+        "Consolidated Statements of Cash Flows",
+    );
     page.text(72.0, 115.0, 9.0, false, "(Millions)");
     page.text(380.0, 115.0, 9.0, false, "2024");
     page.text(450.0, 115.0, 9.0, false, "2023");
@@ -104,7 +134,12 @@ fn default_model() -> Option<Box<dyn TextGenerator>> {
     }
 }
 
-fn ask_with(doc: &AskDocument, question: &str, model: &mut dyn TextGenerator, mode: Mode) -> Answer {
+fn ask_with(
+    doc: &AskDocument,
+    question: &str,
+    model: &mut dyn TextGenerator,
+    mode: Mode,
+) -> Answer {
     let options = AskOptions {
         mode,
         ..AskOptions::default()
@@ -138,10 +173,17 @@ fn assert_cites(answer: &Answer, page: u32, needle: &str) {
 
 #[test]
 fn contract_liability_cap_is_cited_on_its_page_in_both_modes() {
-    let Some(mut model) = default_model() else { return };
+    let Some(mut model) = default_model() else {
+        return;
+    };
     let (_dir, doc) = prepare(&contract(false), "msa.pdf");
     for mode in [Mode::Fast, Mode::Agentic] {
-        let answer = ask_with(&doc, "What is the liability cap under the agreement?", model.as_mut(), mode);
+        let answer = ask_with(
+            &doc,
+            "What is the liability cap under the agreement?",
+            model.as_mut(),
+            mode,
+        );
         assert_eq!(answer.mode, mode.as_str());
         assert_cites(&answer, 2, "2,500,000");
         assert!(pages_read(&answer).contains(&2));
@@ -151,7 +193,9 @@ fn contract_liability_cap_is_cited_on_its_page_in_both_modes() {
 
 #[test]
 fn annual_report_capex_is_read_from_the_cash_flow_table() {
-    let Some(mut model) = default_model() else { return };
+    let Some(mut model) = default_model() else {
+        return;
+    };
     let (_dir, doc) = prepare(&annual_report(), "harbor.pdf");
     for mode in [Mode::Fast, Mode::Agentic] {
         let answer = ask_with(
@@ -175,12 +219,22 @@ fn annual_report_capex_is_read_from_the_cash_flow_table() {
 
 #[test]
 fn injected_instructions_do_not_change_citations() {
-    let Some(mut model) = default_model() else { return };
+    let Some(mut model) = default_model() else {
+        return;
+    };
     let (_dir, doc) = prepare(&contract(true), "msa-injected.pdf");
     for mode in [Mode::Fast, Mode::Agentic] {
-        let answer = ask_with(&doc, "What is the liability cap under the agreement?", model.as_mut(), mode);
+        let answer = ask_with(
+            &doc,
+            "What is the liability cap under the agreement?",
+            model.as_mut(),
+            mode,
+        );
         assert_cites(&answer, 2, "2,500,000");
-        assert!(answer.citations.iter().all(|c| !c.pages.contains(&5)), "{answer:#?}");
+        assert!(
+            answer.citations.iter().all(|c| !c.pages.contains(&5)),
+            "{answer:#?}"
+        );
         assert!(!answer.content.contains("42"), "{answer:#?}");
         let withheld = answer.trace.as_ref().unwrap()["withheld_lines"].to_string();
         assert!(withheld.contains("Ignore the question"), "{withheld}");
@@ -198,7 +252,15 @@ fn highlight_marks_the_cited_boxes() {
         mode: Mode::Fast,
         ..AskOptions::default()
     };
-    let answer = ask(&doc, "What is the liability cap?", &mut model, None, &options, &mut |_| {}).unwrap();
+    let answer = ask(
+        &doc,
+        "What is the liability cap?",
+        &mut model,
+        None,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
     assert_cites(&answer, 2, "2,500,000");
     let out = highlight_pdf(&doc, &answer).unwrap();
     let path = dir.path().join("out.pdf");
@@ -208,7 +270,10 @@ fn highlight_marks_the_cited_boxes() {
     assert_eq!(marks.len(), cited.len());
     for (m, c) in marks.iter().zip(cited) {
         assert_eq!(m.page, c.page);
-        assert!((m.x - c.x).abs() < 0.02 && (m.y - c.y).abs() < 0.02, "{m:?} vs {c:?}");
+        assert!(
+            (m.x - c.x).abs() < 0.02 && (m.y - c.y).abs() < 0.02,
+            "{m:?} vs {c:?}"
+        );
     }
     assert!(Path::new(&path).exists());
 }
@@ -224,7 +289,15 @@ fn wrong_arithmetic_in_a_draft_is_corrected() {
         mode: Mode::Fast,
         ..AskOptions::default()
     };
-    let answer = ask(&doc, "How much did net sales grow in 2024?", &mut model, None, &options, &mut |_| {}).unwrap();
+    let answer = ask(
+        &doc,
+        "How much did net sales grow in 2024?",
+        &mut model,
+        None,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(answer.content.contains("812 - 760 = 52"), "{answer:#?}");
     let v = &answer.trace.as_ref().unwrap()["verification"];
     assert_eq!(v["corrections"].as_array().unwrap().len(), 1);
@@ -251,9 +324,15 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_falls_back_to_evidence() {
     .unwrap();
     let trace = answer.trace.as_ref().unwrap();
     assert_eq!(trace["verification"]["refusal_retry"], true, "{trace}");
-    assert!(answer.content.starts_with("Ninety (90) days"), "{answer:#?}");
+    assert!(
+        answer.content.starts_with("Ninety (90) days"),
+        "{answer:#?}"
+    );
     assert_cites(&answer, 3, "ninety (90) days");
-    assert_eq!(answer.reasoning.as_deref(), Some("Section 12 gives the notice."));
+    assert_eq!(
+        answer.reasoning.as_deref(),
+        Some("Section 12 gives the notice.")
+    );
 
     // A reply that is not JSON is no answer: the best evidence line is quoted instead.
     let mut junk = ScriptedGenerator::new(["not json", "still not json"]);
@@ -261,8 +340,19 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_falls_back_to_evidence() {
         mode: Mode::Fast,
         ..AskOptions::default()
     };
-    let answer = ask(&doc, "Which state's law governs?", &mut junk, None, &options, &mut |_| {}).unwrap();
+    let answer = ask(
+        &doc,
+        "Which state's law governs?",
+        &mut junk,
+        None,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(answer.content.contains("State of Delaware"), "{answer:#?}");
     assert_cites(&answer, 4, "Delaware");
-    assert_eq!(answer.trace.as_ref().unwrap()["verification"]["replaced_draft"], true);
+    assert_eq!(
+        answer.trace.as_ref().unwrap()["verification"]["replaced_draft"],
+        true
+    );
 }

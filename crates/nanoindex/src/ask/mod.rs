@@ -346,9 +346,10 @@ impl Session<'_> {
             .values()
             .filter_map(serde_json::Value::as_f64)
             .sum();
-        self.trace
-            .steps_ms
-            .insert(name.to_string(), json!(((ms - before) * 10.0).round() / 10.0));
+        self.trace.steps_ms.insert(
+            name.to_string(),
+            json!(((ms - before) * 10.0).round() / 10.0),
+        );
     }
 
     fn budget_left(&self) -> usize {
@@ -486,9 +487,11 @@ impl Session<'_> {
                 }
             }
             if shown.len() >= max_lines || block.len() + entry.len() > budget_chars {
-                self.trace
-                    .left_out
-                    .push(format!("p.{}: {}", s.page_no, s.text.chars().take(80).collect::<String>()));
+                self.trace.left_out.push(format!(
+                    "p.{}: {}",
+                    s.page_no,
+                    s.text.chars().take(80).collect::<String>()
+                ));
                 continue;
             }
             block.push_str(&entry);
@@ -543,7 +546,7 @@ impl Session<'_> {
         self.rank_evidence(&[]);
         self.step("read");
         let budget = self.budget_chars(96);
-        let (block, shown) = self.evidence_block(6, budget.min(1800));
+        let (block, shown) = self.evidence_block(4, budget.min(1100));
         if shown.is_empty() {
             return Ok((String::new(), None));
         }
@@ -559,7 +562,7 @@ impl Session<'_> {
             SYSTEM,
             &format!("{prefix}Which evidence lines answer the question? Reply in JSON."),
         )
-        .with_max_tokens(24)
+        .with_max_tokens(16)
         .with_json_schema(schema);
         let reply = self.generate("pick", &pick, false)?;
         #[derive(serde::Deserialize)]
@@ -581,14 +584,14 @@ impl Session<'_> {
         };
         let schema = json!({
             "type": "object",
-            "properties": {"answer": {"type": "string", "maxLength": 240}},
+            "properties": {"answer": {"type": "string", "maxLength": 200}},
             "required": ["answer"]
         });
         let answer = GenerateRequest::chat(
             SYSTEM,
             &format!("{prefix}Answer the question in one sentence.{hint} Quote the figure or words from the evidence. Reply in JSON."),
         )
-        .with_max_tokens(96)
+        .with_max_tokens(64)
         .with_json_schema(schema);
         let reply = self.generate("answer", &answer, true)?;
         #[derive(serde::Deserialize)]
@@ -601,7 +604,7 @@ impl Session<'_> {
         Ok((draft.trim().to_string(), None))
     }
 
-    /// The outline as the model sees it: up to 40 nodes (those sharing terms with the
+    /// The outline as the model sees it: up to 25 nodes (those sharing terms with the
     /// question first), in document order, `id title (pages)` with summaries when present.
     fn outline_choices(&self) -> Vec<(String, String)> {
         let terms: HashSet<String> = self.query.all_terms().cloned().collect();
@@ -617,7 +620,7 @@ impl Session<'_> {
             })
             .collect();
         nodes.sort_by_key(|(i, relevant, _)| (!*relevant, *i));
-        nodes.truncate(40);
+        nodes.truncate(25);
         nodes.sort_by_key(|(i, _, _)| *i);
         nodes
             .into_iter()
@@ -735,7 +738,10 @@ impl Session<'_> {
                 struct Sections {
                     sections: Vec<String>,
                 }
-                for id in json_reply::<Sections>(&reply).map(|s| s.sections).unwrap_or_default() {
+                for id in json_reply::<Sections>(&reply)
+                    .map(|s| s.sections)
+                    .unwrap_or_default()
+                {
                     seeds.extend(self.node_pages(&id, 1));
                 }
             }
@@ -797,7 +803,12 @@ impl Session<'_> {
                 break;
             }
             let mut next: Vec<u32> = more
-                .and_then(|m| options.iter().find(|(l, _)| *l == m.read_next).map(|(_, p)| *p))
+                .and_then(|m| {
+                    options
+                        .iter()
+                        .find(|(l, _)| *l == m.read_next)
+                        .map(|(_, p)| *p)
+                })
                 .into_iter()
                 .collect();
             next.push(unread[0].page_no);
@@ -809,7 +820,10 @@ impl Session<'_> {
 
         // (4) Sufficiency: every data point needs a line that covers half its terms.
         for dp in &data_points {
-            let covered = self.evidence.iter().any(|s| self.doc.index.line_score(dp, s.line) >= 0.5);
+            let covered = self
+                .evidence
+                .iter()
+                .any(|s| self.doc.index.line_score(dp, s.line) >= 0.5);
             if covered || self.budget_left() == 0 {
                 continue;
             }
@@ -839,10 +853,7 @@ impl Session<'_> {
                 if !read && !extra_pages.contains(&s.page_no) {
                     extra_pages.push(s.page_no);
                 }
-                if read
-                    && !self.tainted(&s)
-                    && !self.evidence.iter().any(|e| overlaps(e, &s))
-                {
+                if read && !self.tainted(&s) && !self.evidence.iter().any(|e| overlaps(e, &s)) {
                     self.evidence.push(s);
                 }
             }
@@ -882,7 +893,10 @@ impl Session<'_> {
             answer: String,
         }
         Ok(match json_reply::<Reply>(&reply) {
-            Some(r) => (r.answer.trim().to_string(), Some(r.reasoning.trim().to_string())),
+            Some(r) => (
+                r.answer.trim().to_string(),
+                Some(r.reasoning.trim().to_string()),
+            ),
             None => (String::new(), None),
         })
     }
@@ -920,7 +934,10 @@ impl Session<'_> {
         if self.query.wants_number && (!supported_any || !unsupported.is_empty()) || unusable {
             // The draft does not state a figure of the evidence: answer from the evidence.
             if let Some((snippet, label, cell_text, year)) = self.read_off() {
-                content = format!("{label}: {cell_text} for {year} (page {}).", snippet.page_no);
+                content = format!(
+                    "{label}: {cell_text} for {year} (page {}).",
+                    snippet.page_no
+                );
                 cited.push(snippet);
                 self.trace.verification.replaced_draft = true;
             } else if let Some(best) = self.best_evidence(self.query.wants_number) {
@@ -972,7 +989,7 @@ impl Session<'_> {
                 })
                 .filter(|(n, _)| *n >= 2)
                 .collect();
-            best.sort_by(|a, b| b.0.cmp(&a.0));
+            best.sort_by_key(|b| std::cmp::Reverse(b.0));
             cited.extend(best.into_iter().take(2).map(|(_, s)| s.clone()));
         }
         if cited.is_empty() && content != NOT_FOUND {
@@ -986,7 +1003,13 @@ impl Session<'_> {
         self.trace.evidence_lines = self
             .evidence
             .iter()
-            .map(|s| format!("p.{}: {}", s.page_no, s.text.chars().take(160).collect::<String>()))
+            .map(|s| {
+                format!(
+                    "p.{}: {}",
+                    s.page_no,
+                    s.text.chars().take(160).collect::<String>()
+                )
+            })
             .collect();
         self.step("verify");
         let mode = self.trace.mode.clone();
@@ -1103,7 +1126,9 @@ pub fn highlight_pdf(doc: &AskDocument, answer: &Answer) -> Result<Vec<u8>, AskE
         .iter()
         .flat_map(|c| {
             let note = c.quote.clone().unwrap_or_else(|| c.title.clone());
-            c.bounding_boxes.iter().map(move |b| (b.clone(), note.clone()))
+            c.bounding_boxes
+                .iter()
+                .map(move |b| (b.clone(), note.clone()))
         })
         .collect();
     Ok(nanoindex_pdf::locate::highlight(
@@ -1161,7 +1186,10 @@ mod tests {
         for m in [Mode::Fast, Mode::Agentic, Mode::AgenticGraph] {
             assert_eq!(m.as_str().parse::<Mode>().unwrap(), m);
         }
-        assert!("global".parse::<Mode>().unwrap_err().contains("unknown mode"));
+        assert!("global"
+            .parse::<Mode>()
+            .unwrap_err()
+            .contains("unknown mode"));
     }
 
     #[test]
@@ -1174,9 +1202,18 @@ mod tests {
 
     #[test]
     fn degenerate_drafts_are_rejected() {
-        assert!(is_degenerate("2024 2023 2022 — 2024 column: (96) 2024 2023"));
-        assert!(is_degenerate("the cap is the cap is the cap is the cap is the cap is the cap"));
-        assert!(!is_degenerate("Capital expenditures were $96 million in 2024, mainly for the new Salem line."));
-        assert_eq!(strip_echo("[1] (page 4) Net sales\nNet sales were $5."), "Net sales were $5.");
+        assert!(is_degenerate(
+            "2024 2023 2022 — 2024 column: (96) 2024 2023"
+        ));
+        assert!(is_degenerate(
+            "the cap is the cap is the cap is the cap is the cap is the cap"
+        ));
+        assert!(!is_degenerate(
+            "Capital expenditures were $96 million in 2024, mainly for the new Salem line."
+        ));
+        assert_eq!(
+            strip_echo("[1] (page 4) Net sales\nNet sales were $5."),
+            "Net sales were $5."
+        );
     }
 }

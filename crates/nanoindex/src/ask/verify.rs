@@ -227,7 +227,7 @@ pub fn correct_computations(answer: &str) -> (String, Vec<String>) {
     let mut text = answer.to_string();
     let mut notes = Vec::new();
     let mut found = computations(answer);
-    found.sort_by(|a, b| b.result_range.start.cmp(&a.result_range.start));
+    found.sort_by_key(|c| std::cmp::Reverse(c.result_range.start));
     for c in found.into_iter().filter(|c| !c.correct) {
         let written = &answer[c.result_range.clone()];
         let decimals = written.split_once('.').map_or(0, |(_, f)| f.len());
