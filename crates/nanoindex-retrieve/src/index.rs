@@ -347,18 +347,34 @@ impl RetrievalIndex {
     }
 
     /// Whether page `page_no` is the statement `statement` itself: a short line near the top
-    /// names it, and the page is mostly figures (not a contents page or a discussion).
+    /// names it as a statement ("Consolidated Statements of Cash Flows", "Balance Sheets"),
+    /// and the page is mostly figures (not a contents page or a discussion).
     #[must_use]
     pub fn is_statement_page(&self, page_no: u32, statement: Statement) -> bool {
         let Some(ids) = self.page_lines.get(&page_no) else {
             return false;
         };
+        // Compared without spaces: extraction can split a letter-spaced title word
+        // ("Balance Shee t").
+        let compact = |t: &str| -> String {
+            t.chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
         let titled = ids.iter().take(10).any(|&i| {
-            let t = self.lines[i].text.to_lowercase();
-            t.len() < 90
-                && statement.title_phrases().iter().any(|p| t.contains(p))
-                && !t.contains("notes to")
-                && numbers_in(&t).iter().all(|n| n.value.abs() >= 1900.0)
+            let text = &self.lines[i].text;
+            let t = compact(text);
+            text.len() < 90
+                && statement
+                    .title_phrases()
+                    .iter()
+                    .any(|p| t.contains(&compact(p)))
+                && (t.contains("statement")
+                    || t.contains("consolidated")
+                    || t.contains("balancesheet"))
+                && !t.contains("notesto")
+                && numbers_in(text).iter().all(|n| n.value.abs() >= 1900.0)
         });
         let numeric = ids
             .iter()
@@ -457,7 +473,8 @@ impl RetrievalIndex {
     }
 
     /// The best lines of `pages` for `query`: at most `max_snippets`, at most `per_page` from
-    /// one page, ordered by score (line score plus a share of the page's rank).
+    /// one page, ordered by score (line score plus a share of the page's rank, plus a bonus
+    /// on the financial statement the question names or implies).
     #[must_use]
     pub fn snippets(
         &self,
@@ -478,8 +495,12 @@ impl RetrievalIndex {
                 .filter(|(s, _)| *s > 0.0)
                 .collect();
             on_page.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let statement = query
+                .statement
+                .is_some_and(|st| self.is_statement_page(page.page_no, st));
+            let bonus = 0.3 * page.score / top + if statement { 0.5 } else { 0.0 };
             for (s, i) in on_page.into_iter().take(per_page) {
-                scored.push((s + 0.3 * page.score / top, i));
+                scored.push((s + bonus, i));
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));

@@ -129,174 +129,51 @@ const STATEMENT_NAMES: &[(&str, Statement)] = &[
     ("profit and loss", Statement::Income),
 ];
 
-/// Financial metrics: a phrase in the question, the line-item words filings use for it, and
-/// the statement it is read from. Standard US GAAP line-item vocabulary, not tuned to any
-/// question set.
-const METRICS: &[(&str, &str, Option<Statement>)] = &[
-    (
-        "capital expenditure",
-        "purchases property plant equipment additions capital expenditures",
-        Some(Statement::CashFlows),
-    ),
-    (
-        "capex",
-        "purchases property plant equipment additions capital expenditures",
-        Some(Statement::CashFlows),
-    ),
-    (
-        "ppne",
-        "property plant equipment net",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "pp&e",
-        "property plant equipment net",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "property, plant",
-        "property plant equipment net",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "cogs",
-        "cost revenue sales goods sold",
-        Some(Statement::Income),
-    ),
-    (
-        "cost of goods",
-        "cost revenue sales goods sold",
-        Some(Statement::Income),
-    ),
-    (
-        "gross margin",
-        "gross profit margin net sales revenue cost",
-        Some(Statement::Income),
-    ),
-    (
-        "operating margin",
-        "operating income profit net sales revenue",
-        Some(Statement::Income),
-    ),
-    (
-        "net profit margin",
-        "net income earnings net sales revenue",
-        Some(Statement::Income),
-    ),
-    ("net income", "net income earnings", Some(Statement::Income)),
-    ("revenue", "revenue net sales", Some(Statement::Income)),
-    (
-        "ebitda",
-        "ebitda adjusted earnings depreciation amortization",
-        None,
-    ),
-    (
-        "effective tax",
-        "effective tax rate provision income taxes before",
-        Some(Statement::Income),
-    ),
-    (
-        "capital intensive",
-        "capital expenditures property plant equipment net total assets",
-        None,
-    ),
-    (
-        "capital-intensive",
-        "capital expenditures property plant equipment net total assets",
-        None,
-    ),
-    (
-        "cyclical",
-        "cyclical cycle economic conditions demand",
-        None,
-    ),
-    (
-        "quick ratio",
-        "current assets cash equivalents receivable inventories current liabilities",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "current ratio",
-        "total current assets total current liabilities",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "current liabilities",
-        "total current liabilities",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "current assets",
-        "total current assets",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "inventor",
-        "merchandise inventories",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "debt",
-        "long-term debt borrowings notes current portion",
-        Some(Statement::BalanceSheet),
-    ),
-    (
-        "cash and cash equivalents",
-        "cash equivalents",
-        Some(Statement::BalanceSheet),
-    ),
-    ("dividend", "dividends paid per share", None),
-    (
-        "share repurchase",
-        "repurchases common stock shares repurchased",
-        None,
-    ),
-    (
-        "stock repurchase",
-        "repurchases common stock shares repurchased",
-        None,
-    ),
-    (
-        "buyback",
-        "repurchases common stock shares repurchased",
-        None,
-    ),
-    (
-        "acquisition",
-        "acquired acquisitions business combinations purchase price",
-        None,
-    ),
-    (
-        "restructuring",
-        "restructuring liability charges employee",
-        None,
-    ),
-    (
-        "operating activities",
-        "net cash provided operating activities",
-        Some(Statement::CashFlows),
-    ),
-    (
-        "investing activities",
-        "net cash used investing activities",
-        Some(Statement::CashFlows),
-    ),
-    (
-        "financing activities",
-        "net cash used financing activities",
-        Some(Statement::CashFlows),
-    ),
-    ("segment", "segment sales organic growth", None),
-    ("legal", "legal proceedings litigation lawsuits", None),
-    ("lawsuit", "legal proceedings litigation lawsuits", None),
-    ("customer", "customers revenue concentration", None),
-    (
-        "liability cap",
-        "limitation liability aggregate exceed",
-        None,
-    ),
-    ("terminate", "termination notice terminate", None),
-    ("governing law", "governed laws state jurisdiction", None),
+/// Financial metrics: a phrase in the question, the line-item words filings use for it, the
+/// statement it is read from, and whether it is a quantity (a figure answers it). Standard
+/// US GAAP line-item vocabulary, not tuned to any question set.
+#[rustfmt::skip]
+const METRICS: &[(&str, &str, Option<Statement>, bool)] = &[
+    ("capital expenditure", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows), true),
+    ("capex", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows), true),
+    ("ppne", "property plant equipment net", Some(Statement::BalanceSheet), true),
+    ("pp&e", "property plant equipment net", Some(Statement::BalanceSheet), true),
+    ("property, plant", "property plant equipment net", Some(Statement::BalanceSheet), true),
+    ("cogs", "cost revenue sales goods sold", Some(Statement::Income), true),
+    ("cost of goods", "cost revenue sales goods sold", Some(Statement::Income), true),
+    ("gross margin", "gross profit margin net sales revenue cost", Some(Statement::Income), true),
+    ("operating margin", "operating income profit net sales revenue", Some(Statement::Income), true),
+    ("net profit margin", "net income earnings net sales revenue", Some(Statement::Income), true),
+    ("net income", "net income earnings", Some(Statement::Income), true),
+    ("revenue", "revenue net sales", Some(Statement::Income), true),
+    ("ebitda", "ebitda adjusted earnings depreciation amortization", None, true),
+    ("effective tax", "effective tax rate provision income taxes before", Some(Statement::Income), true),
+    ("capital intensive", "capital expenditures property plant equipment net total assets", None, false),
+    ("capital-intensive", "capital expenditures property plant equipment net total assets", None, false),
+    ("cyclical", "cyclical cycle economic conditions demand", None, false),
+    ("quick ratio", "current assets cash equivalents receivable inventories current liabilities", Some(Statement::BalanceSheet), true),
+    ("current ratio", "total current assets total current liabilities", Some(Statement::BalanceSheet), true),
+    ("current liabilities", "total current liabilities", Some(Statement::BalanceSheet), true),
+    ("current assets", "total current assets", Some(Statement::BalanceSheet), true),
+    ("inventor", "merchandise inventories", Some(Statement::BalanceSheet), true),
+    ("debt", "long-term debt borrowings notes current portion", Some(Statement::BalanceSheet), true),
+    ("cash and cash equivalents", "cash equivalents", Some(Statement::BalanceSheet), true),
+    ("dividend", "dividends paid per share", None, true),
+    ("share repurchase", "repurchases common stock shares repurchased", None, true),
+    ("stock repurchase", "repurchases common stock shares repurchased", None, true),
+    ("buyback", "repurchases common stock shares repurchased", None, true),
+    ("acquisition", "acquired acquisitions business combinations purchase price", None, false),
+    ("restructuring", "restructuring liability charges employee", None, false),
+    ("operating activities", "net cash provided operating activities", Some(Statement::CashFlows), true),
+    ("investing activities", "net cash used investing activities", Some(Statement::CashFlows), true),
+    ("financing activities", "net cash used financing activities", Some(Statement::CashFlows), true),
+    ("segment", "segment sales organic growth", None, false),
+    ("legal", "legal proceedings litigation lawsuits", None, false),
+    ("lawsuit", "legal proceedings litigation lawsuits", None, false),
+    ("customer", "customers revenue concentration", None, false),
+    ("liability cap", "limitation liability aggregate exceed", None, true),
+    ("terminate", "termination notice terminate", None, false),
+    ("governing law", "governed laws state jurisdiction", None, false),
 ];
 
 /// What a question asks for, in retrieval terms.
@@ -345,10 +222,10 @@ impl QueryAnalysis {
             .find(|(name, _)| lower.contains(name))
             .map(|(_, s)| *s);
         let mut expansions: Vec<String> = Vec::new();
-        let mut metric_found = false; // a quantitative metric (one read from a statement)
-        for (phrase, words, implied) in METRICS {
+        let mut metric_found = false;
+        for (phrase, words, implied, quantity) in METRICS {
             if lower.contains(phrase) {
-                metric_found |= implied.is_some();
+                metric_found |= *quantity;
                 for w in tokenize(words) {
                     if !terms.contains(&w) && !expansions.contains(&w) {
                         expansions.push(w);
@@ -367,18 +244,33 @@ impl QueryAnalysis {
                 }
             }
         }
-        let wants_number = metric_found
-            || [
-                "how much",
-                "how many",
-                "ratio",
-                "margin",
-                "rate",
-                "what is the",
-                "what was",
-            ]
-            .iter()
-            .any(|p| lower.contains(p));
+        // Questions that ask why, whether or which want words, not one figure.
+        let explanatory = [
+            "what drove",
+            "why",
+            "is ",
+            "are ",
+            "has ",
+            "have ",
+            "does ",
+            "do ",
+            "did ",
+            "which ",
+            "who ",
+            "what are",
+            "among ",
+            "if ",
+            "was there",
+            "were there",
+        ]
+        .iter()
+        .any(|p| lower.trim_start().starts_with(p));
+        let asks_quantity = [
+            "how much", "how many", "amount", "in usd", "million", "percent",
+        ]
+        .iter()
+        .any(|p| lower.contains(p));
+        let wants_number = asks_quantity || (metric_found && !explanatory);
         QueryAnalysis {
             question: question.to_string(),
             terms,
@@ -425,5 +317,9 @@ mod tests {
         assert_eq!(q.statement, None);
         assert_eq!(q.terms, ["boeing", "business", "subject", "cyclicality"]);
         assert!(!q.wants_number);
+        let why = QueryAnalysis::new("What drove operating margin change as of FY2022 for 3M?");
+        assert!(!why.wants_number);
+        let ebitda = QueryAnalysis::new("What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023");
+        assert!(ebitda.wants_number);
     }
 }

@@ -1,7 +1,7 @@
 //! Model backends for the engine: turns a spec string (`--llm`) into a loaded
 //! [`TextGenerator`], and loads the default embedder. This is the only place in the
 //! workspace that names concrete backends; each sits behind a cargo feature (`llamacpp`,
-//! on by default; `embeddings`, on by default). A spec for a backend that is not compiled
+//! `embeddings` and `http` (Ollama, OpenAI-compatible servers), all on by default). A spec for a backend that is not compiled
 //! in gives [`LlmError::BackendNotCompiled`] naming the feature to build with.
 
 use std::path::{Path, PathBuf};
@@ -79,12 +79,17 @@ pub fn load_generator(
     let spec: BackendSpec = spec.parse()?;
     let compiled = match spec {
         BackendSpec::Default | BackendSpec::LlamaCpp { .. } => cfg!(feature = "llamacpp"),
-        BackendSpec::Candle { .. } | BackendSpec::Ollama { .. } | BackendSpec::OpenAi { .. } => {
-            false
-        }
+        BackendSpec::Ollama { .. } | BackendSpec::OpenAi { .. } => cfg!(feature = "http"),
+        BackendSpec::Candle { .. } => false,
     };
     if !compiled {
         return Err(not_compiled(&spec));
+    }
+    if matches!(
+        spec,
+        BackendSpec::Ollama { .. } | BackendSpec::OpenAi { .. }
+    ) {
+        return load_http(&spec);
     }
     let path = match &spec {
         BackendSpec::Default => installed_model_path(DEFAULT_TEXT_MODEL)?,
@@ -120,6 +125,30 @@ fn load_llamacpp(path: &Path, _options: &LlmOptions) -> Result<Box<dyn TextGener
     Err(not_compiled(&BackendSpec::LlamaCpp {
         path: path.to_path_buf(),
     }))
+}
+
+/// Connects to an HTTP backend: Ollama at `OLLAMA_HOST` (checking that it serves the
+/// model), or an OpenAI-compatible server (API key from `OPENAI_API_KEY` when set).
+#[cfg(feature = "http")]
+fn load_http(spec: &BackendSpec) -> Result<Box<dyn TextGenerator>, LlmError> {
+    use nanoindex_llm_http::{ollama_host, OllamaGenerator, OpenAiGenerator};
+    match spec {
+        BackendSpec::Ollama { model } => {
+            Ok(Box::new(OllamaGenerator::connect(&ollama_host(), model)?))
+        }
+        BackendSpec::OpenAi { model, base_url } => {
+            let key = std::env::var("OPENAI_API_KEY")
+                .ok()
+                .filter(|k| !k.is_empty());
+            Ok(Box::new(OpenAiGenerator::new(base_url, model, key)))
+        }
+        other => Err(not_compiled(other)),
+    }
+}
+
+#[cfg(not(feature = "http"))]
+fn load_http(spec: &BackendSpec) -> Result<Box<dyn TextGenerator>, LlmError> {
+    Err(not_compiled(spec))
 }
 
 /// Loads the sentence-embedding model in `dir`, or the default one (all-MiniLM-L6-v2 from

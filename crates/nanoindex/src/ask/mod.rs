@@ -390,7 +390,7 @@ impl Session<'_> {
             .collect();
         let mut nodes = Vec::new();
         for q in std::iter::once(&self.query).chain(extra) {
-            for s in self.doc.index.snippets(q, &hits, 6, 2) {
+            for s in self.doc.index.snippets(q, &hits, 8, 2) {
                 if self.tainted(&s) {
                     let line = format!("p.{}: {}", s.page_no, s.text);
                     if !self.trace.withheld_lines.contains(&line) {
@@ -933,7 +933,12 @@ impl Session<'_> {
         let mut cited: Vec<Snippet> = Vec::new();
         if self.query.wants_number && (!supported_any || !unsupported.is_empty()) || unusable {
             // The draft does not state a figure of the evidence: answer from the evidence.
-            if let Some((snippet, label, cell_text, year)) = self.read_off() {
+            let read_off = if self.query.wants_number {
+                self.read_off()
+            } else {
+                None
+            };
+            if let Some((snippet, label, cell_text, year)) = read_off {
                 content = format!(
                     "{label}: {cell_text} for {year} (page {}).",
                     snippet.page_no
@@ -946,7 +951,20 @@ impl Session<'_> {
                     best.page_no,
                     best.text.trim()
                 );
+                // For a question that wants words, the runner-up passage on another page
+                // is quoted too.
+                let second = (!self.query.wants_number)
+                    .then(|| self.best_evidence_except(best.page_no))
+                    .flatten();
                 cited.push(best);
+                if let Some(second) = second {
+                    content.push_str(&format!(
+                        "\nAlso relevant (page {}): \"{}\"",
+                        second.page_no,
+                        second.text.trim()
+                    ));
+                    cited.push(second);
+                }
                 self.trace.verification.replaced_draft = true;
             } else if unusable {
                 content = NOT_FOUND.to_string();
@@ -977,19 +995,20 @@ impl Session<'_> {
                     cited.push(s.clone());
                 }
             }
+            cited.sort_by(|a, b| self.evidence_rank(b).total_cmp(&self.evidence_rank(a)));
         }
         if cited.is_empty() {
             let answer_terms: BTreeSet<String> = tokenize(&content).into_iter().collect();
-            let mut best: Vec<(usize, &Snippet)> = self
+            let mut best: Vec<(f32, &Snippet)> = self
                 .evidence
                 .iter()
-                .map(|s| {
+                .filter_map(|s| {
                     let terms: BTreeSet<String> = tokenize(&s.text).into_iter().collect();
-                    (terms.intersection(&answer_terms).count(), s)
+                    let shared = terms.intersection(&answer_terms).count();
+                    (shared >= 2).then(|| (self.evidence_rank(s), s))
                 })
-                .filter(|(n, _)| *n >= 2)
                 .collect();
-            best.sort_by_key(|b| std::cmp::Reverse(b.0));
+            best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
             cited.extend(best.into_iter().take(2).map(|(_, s)| s.clone()));
         }
         if cited.is_empty() && content != NOT_FOUND {
@@ -1023,44 +1042,80 @@ impl Session<'_> {
         })
     }
 
+    /// How well a snippet answers the question: its line's share of the question's terms,
+    /// its page's retrieval rank (relative to the best page), and a bonus on the financial
+    /// statement the question names or implies.
+    fn evidence_rank(&self, s: &Snippet) -> f32 {
+        let top = self.ranking.first().map_or(1.0, |h| h.score.max(1e-6));
+        let page = self
+            .ranking
+            .iter()
+            .find(|h| h.page_no == s.page_no)
+            .map_or(0.0, |h| h.score / top);
+        let statement = self
+            .query
+            .statement
+            .is_some_and(|st| self.doc.index.is_statement_page(s.page_no, st));
+        self.doc.index.line_score(&self.query, s.line)
+            + 0.3 * page
+            + if statement { 0.5 } else { 0.0 }
+    }
+
     /// The evidence snippet that best matches the question (with a figure when
-    /// `with_figure`), by line score.
+    /// `with_figure`).
     fn best_evidence(&self, with_figure: bool) -> Option<Snippet> {
         self.evidence
             .iter()
             .filter(|s| !with_figure || numbers_in(&s.text).iter().any(|n| !is_year_figure(n)))
             .max_by(|a, b| {
-                let sa = self.doc.index.line_score(&self.query, a.line);
-                let sb = self.doc.index.line_score(&self.query, b.line);
-                sa.total_cmp(&sb).then(b.line.cmp(&a.line))
+                self.evidence_rank(a)
+                    .total_cmp(&self.evidence_rank(b))
+                    .then(b.line.cmp(&a.line))
             })
             .cloned()
     }
 
-    /// A figure read from the evidence's tables for the question's first year: the best
-    /// evidence line whose table header names that year. Returns (snippet, row label, cell,
-    /// year).
+    /// The best evidence snippet on a page other than `page_no`.
+    fn best_evidence_except(&self, page_no: u32) -> Option<Snippet> {
+        self.evidence
+            .iter()
+            .filter(|s| s.page_no != page_no)
+            .max_by(|a, b| {
+                self.evidence_rank(a)
+                    .total_cmp(&self.evidence_rank(b))
+                    .then(b.line.cmp(&a.line))
+            })
+            .cloned()
+    }
+
+    /// A figure read from the evidence's tables for the question's first year: among the
+    /// four best evidence rows (see [`Session::evidence_rank`]) whose label names a term of
+    /// the question, the first whose table header names that year. Returns (snippet, row
+    /// label, cell, year).
     fn read_off(&self) -> Option<(Snippet, String, String, u32)> {
         let year = *self.query.years.first()?;
-        let mut ranked: Vec<&Snippet> = self.evidence.iter().collect();
-        ranked.sort_by(|a, b| {
-            self.doc
-                .index
-                .line_score(&self.query, b.line)
-                .total_cmp(&self.doc.index.line_score(&self.query, a.line))
-        });
-        ranked.into_iter().take(4).find_map(|s| {
+        let terms: HashSet<&String> = self.query.all_terms().collect();
+        let mut ranked: Vec<(f32, &Snippet)> = self
+            .evidence
+            .iter()
+            .filter(|s| s.header.is_some())
+            .map(|s| (self.evidence_rank(s), s))
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
+        ranked.into_iter().take(4).find_map(|(_, s)| {
             let header = s.header.as_ref()?;
-            if self.doc.index.line_score(&self.query, s.line) < 0.15 {
+            if self.doc.index.line_score(&self.query, s.line) < 0.25 {
                 return None;
             }
             let cell = read_cell(&s.text, header, year)?;
             let first_figure = numbers_in(&s.text).first()?.range.start;
             let label = s.text[..first_figure]
-                .trim_end_matches(['(', '$', ' ', '-'])
+                .trim_end_matches(['(', '$', ' ', '-', ':'])
                 .trim()
                 .to_string();
-            (!label.is_empty()).then(|| (s.clone(), label, cell.text, year))
+            let named = tokenize(&label).iter().any(|t| terms.contains(t));
+            (named && label.chars().any(char::is_alphabetic))
+                .then(|| (s.clone(), label, cell.text, year))
         })
     }
 
