@@ -3,8 +3,9 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Args, Subcommand};
-use nanoindex::llm::{models_dir, ModelFileStatus, ModelManifest};
+use nanoindex::llm::{hf_offline, hf_pull, models_dir, ModelFileStatus, ModelManifest};
 
 /// Arguments of `models`.
 #[derive(Debug, Args)]
@@ -22,6 +23,21 @@ enum ModelsCommand {
         #[arg(long)]
         verify: bool,
         /// Print the list as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Get a file from a Hugging Face model repository into the Hugging Face cache and
+    /// print its path (the only command that downloads; with `HF_HUB_OFFLINE=1` it only
+    /// looks in the cache).
+    Pull {
+        /// Repository id (`HuggingFaceTB/SmolLM2-135M-Instruct-GGUF`).
+        repo: String,
+        /// File in the repository (`smollm2-135m-instruct-q8_0.gguf`).
+        file: String,
+        /// Branch, tag or commit (default `main`).
+        #[arg(long)]
+        revision: Option<String>,
+        /// Print the path as a JSON string.
         #[arg(long)]
         json: bool,
     },
@@ -45,9 +61,29 @@ fn status_word(status: ModelFileStatus) -> String {
 
 /// Runs `models`.
 pub fn run(args: ModelsArgs) -> anyhow::Result<ExitCode> {
-    let dir = models_dir()?;
     match args.command {
+        ModelsCommand::Pull {
+            repo,
+            file,
+            revision,
+            json,
+        } => {
+            let path = hf_pull(&repo, &file, revision.as_deref()).with_context(|| {
+                if hf_offline() {
+                    format!("`{file}` of `{repo}` is not in the Hugging Face cache and HF_HUB_OFFLINE forbids downloading")
+                } else {
+                    format!("cannot pull `{file}` from `{repo}`")
+                }
+            })?;
+            if json {
+                println!("{}", serde_json::to_string(&path.display().to_string())?);
+            } else {
+                println!("{}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         ModelsCommand::Path { json } => {
+            let dir = models_dir()?;
             if json {
                 println!("{}", serde_json::to_string(&dir.display().to_string())?);
             } else {
@@ -56,6 +92,7 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         ModelsCommand::List { verify, json } => {
+            let dir = models_dir()?;
             let manifest = ModelManifest::builtin();
             let mut rows = Vec::new();
             let mut all_usable = true;

@@ -286,3 +286,32 @@ fn ask_about_a_tree_whose_pdf_changed_fails_with_the_reason() {
         "an unknown mode is a usage error"
     );
 }
+
+#[test]
+fn models_pull_offline_reads_the_hugging_face_cache() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("hub/models--org--tiny");
+    std::fs::create_dir_all(repo.join("refs")).unwrap();
+    std::fs::create_dir_all(repo.join("snapshots/abc123")).unwrap();
+    std::fs::write(repo.join("refs/main"), "abc123").unwrap();
+    std::fs::write(repo.join("snapshots/abc123/tiny.gguf"), b"GGUF").unwrap();
+    let pull = |file: &str| {
+        bin()
+            .env("HF_HOME", home.path())
+            .env("HF_HUB_OFFLINE", "1")
+            .args(["models", "pull", "org/tiny", file, "--json"])
+            .output()
+            .unwrap()
+    };
+    let out = pull("tiny.gguf");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let path: String = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(PathBuf::from(path), repo.join("snapshots/abc123/tiny.gguf"));
+    let out = pull("missing.gguf");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("HF_HUB_OFFLINE forbids downloading"),
+        "{}",
+        stderr(&out)
+    );
+}
