@@ -931,13 +931,25 @@ impl Session<'_> {
         let supported_any = figures.len() > unsupported.len();
         let unusable = content.trim().is_empty() || is_refusal(&content);
         let mut cited: Vec<Snippet> = Vec::new();
-        if self.query.wants_number && (!supported_any || !unsupported.is_empty()) || unusable {
-            // The draft does not state a figure of the evidence: answer from the evidence.
-            let read_off = if self.query.wants_number {
-                self.read_off()
-            } else {
-                None
-            };
+        // For a figure asked for a year, the figure read from the best evidence row decides:
+        // a draft that does not state it is replaced.
+        let read_off = if self.query.wants_number {
+            self.read_off()
+        } else {
+            None
+        };
+        let states_read_off = read_off.as_ref().is_some_and(|(_, _, cell, _)| {
+            numbers_in(cell)
+                .first()
+                .is_some_and(|c| figures.iter().any(|f| verify::supported_by(f, std::slice::from_ref(c))))
+        });
+        // A draft that computes from figures of the evidence (growth, ratios) is kept.
+        let computes = !computed.is_empty() && unsupported.is_empty();
+        if read_off.is_some() && !states_read_off && !computes
+            || self.query.wants_number && (!supported_any || !unsupported.is_empty())
+            || unusable
+        {
+            // The draft does not state the evidence's figure: answer from the evidence.
             if let Some((snippet, label, cell_text, year)) = read_off {
                 content = format!(
                     "{label}: {cell_text} for {year} (page {}).",
@@ -1113,7 +1125,9 @@ impl Session<'_> {
                 .trim_end_matches(['(', '$', ' ', '-', ':'])
                 .trim()
                 .to_string();
-            let named = tokenize(&label).iter().any(|t| terms.contains(t));
+            let named = tokenize(&label)
+                .iter()
+                .any(|t| terms.contains(t) && !GENERIC_LABEL_WORDS.contains(&t.as_str()));
             (named && label.chars().any(char::is_alphabetic))
                 .then(|| (s.clone(), label, cell.text, year))
         })
@@ -1166,6 +1180,9 @@ impl Session<'_> {
         Ok(out)
     }
 }
+
+/// Words of table-row labels too common to tie a row to a question on their own.
+const GENERIC_LABEL_WORDS: &[&str] = &["net", "total", "other"];
 
 /// What an answer says when no evidence was found.
 const NOT_FOUND: &str = "The document's retrieved text does not answer this question.";
