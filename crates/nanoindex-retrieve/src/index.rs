@@ -542,10 +542,10 @@ impl RetrievalIndex {
     #[must_use]
     pub fn snippet(&self, line: usize, score: f32) -> Snippet {
         let l = &self.lines[line];
-        let header = if numbers_in(&l.text)
+        let has_figure = numbers_in(&l.text)
             .iter()
-            .any(|n| n.value.abs() < 1900.0 || n.decimals > 0)
-        {
+            .any(|n| n.decimals > 0 || !(1950.0..=2100.0).contains(&n.value.abs()));
+        let header = if has_figure {
             self.header_above(line)
         } else {
             None
@@ -758,6 +758,21 @@ mod tests {
         assert_eq!(
             snippets[0].header.as_deref(),
             Some("(Millions) 2024 2023 2022")
+        );
+    }
+
+    #[test]
+    fn rows_of_large_figures_get_their_header() {
+        let tree = report();
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let line = index
+            .lines()
+            .iter()
+            .position(|l| l.text.starts_with("Total assets"))
+            .unwrap();
+        assert_eq!(
+            index.snippet(line, 0.0).header.as_deref(),
+            Some("(Millions) 2024 2023")
         );
     }
 

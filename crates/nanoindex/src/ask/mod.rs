@@ -939,9 +939,11 @@ impl Session<'_> {
             None
         };
         let states_read_off = read_off.as_ref().is_some_and(|(_, _, cell, _)| {
-            numbers_in(cell)
-                .first()
-                .is_some_and(|c| figures.iter().any(|f| verify::supported_by(f, std::slice::from_ref(c))))
+            numbers_in(cell).first().is_some_and(|c| {
+                figures
+                    .iter()
+                    .any(|f| verify::supported_by(f, std::slice::from_ref(c)))
+            })
         });
         // A draft that computes from figures of the evidence (growth, ratios) is kept.
         let computes = !computed.is_empty() && unsupported.is_empty();
