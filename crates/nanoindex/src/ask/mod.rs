@@ -938,8 +938,8 @@ impl Session<'_> {
         } else {
             None
         };
-        let states_read_off = read_off.as_ref().is_some_and(|(_, _, cell, _)| {
-            numbers_in(cell).first().is_some_and(|c| {
+        let states_read_off = read_off.as_ref().is_some_and(|(_, _, cells)| {
+            numbers_in(&cells[0].0).first().is_some_and(|c| {
                 figures
                     .iter()
                     .any(|f| verify::supported_by(f, std::slice::from_ref(c)))
@@ -952,11 +952,12 @@ impl Session<'_> {
             || unusable
         {
             // The draft does not state the evidence's figure: answer from the evidence.
-            if let Some((snippet, label, cell_text, year)) = read_off {
-                content = format!(
-                    "{label}: {cell_text} for {year} (page {}).",
-                    snippet.page_no
-                );
+            if let Some((snippet, label, cells)) = read_off {
+                let values: Vec<String> = cells
+                    .iter()
+                    .map(|(cell, year)| format!("{cell} for {year}"))
+                    .collect();
+                content = format!("{label}: {} (page {}).", values.join(", "), snippet.page_no);
                 cited.push(snippet);
                 self.trace.verification.replaced_draft = true;
             } else if let Some(best) = self.best_evidence(self.query.wants_number) {
@@ -996,8 +997,8 @@ impl Session<'_> {
         }
         self.trace.verification.unsupported_figures = unsupported;
 
-        // Supporting evidence: snippets holding the answer's figures, else those sharing the
-        // most words with it, else the best one.
+        // Supporting evidence: snippets holding the answer's figures; else the best evidence
+        // and the best line sharing words with the answer; else the best evidence.
         if cited.is_empty() {
             let answer_figures = numbers_in(&content);
             for s in &self.evidence {
@@ -1023,7 +1024,16 @@ impl Session<'_> {
                 })
                 .collect();
             best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
-            cited.extend(best.into_iter().take(2).map(|(_, s)| s.clone()));
+            // The best evidence (first in the prompt) and the best line the answer echoes.
+            if !best.is_empty() {
+                cited.extend(self.best_evidence(false));
+            }
+            if let Some((_, echoed)) = best
+                .into_iter()
+                .find(|(_, s)| !cited.iter().any(|c| c.line == s.line))
+            {
+                cited.push(echoed.clone());
+            }
         }
         if cited.is_empty() && content != NOT_FOUND {
             cited.extend(self.best_evidence(false));
@@ -1106,7 +1116,7 @@ impl Session<'_> {
     /// four best evidence rows (see [`Session::evidence_rank`]) whose label names a term of
     /// the question, the first whose table header names that year. Returns (snippet, row
     /// label, cell, year).
-    fn read_off(&self) -> Option<(Snippet, String, String, u32)> {
+    fn read_off(&self) -> Option<(Snippet, String, Vec<(String, u32)>)> {
         let year = *self.query.years.first()?;
         let terms: HashSet<&String> = self.query.all_terms().collect();
         let mut ranked: Vec<(f32, &Snippet)> = self
@@ -1130,8 +1140,17 @@ impl Session<'_> {
             let named = tokenize(&label)
                 .iter()
                 .any(|t| terms.contains(t) && !GENERIC_LABEL_WORDS.contains(&t.as_str()));
-            (named && label.chars().any(char::is_alphabetic))
-                .then(|| (s.clone(), label, cell.text, year))
+            if !named || !label.chars().any(char::is_alphabetic) {
+                return None;
+            }
+            // The other years the question names, when the table has their columns.
+            let mut cells = vec![(cell.text, year)];
+            for &other in self.query.years.iter().skip(1) {
+                if let Some(c) = read_cell(&s.text, header, other) {
+                    cells.push((c.text, other));
+                }
+            }
+            Some((s.clone(), label, cells))
         })
     }
 
