@@ -187,6 +187,69 @@ fn load_bert(_dir: &Path) -> Result<Box<dyn Embedder>, LlmError> {
     })
 }
 
+/// Whether `HF_HUB_OFFLINE` forbids downloads (`1`, `true`, `yes`, `on`).
+#[must_use]
+pub fn hf_offline() -> bool {
+    std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    })
+}
+
+fn hf_repo(repo: &str, revision: Option<&str>) -> hf_hub::Repo {
+    match revision {
+        Some(r) => {
+            hf_hub::Repo::with_revision(repo.to_string(), hf_hub::RepoType::Model, r.to_string())
+        }
+        None => hf_hub::Repo::model(repo.to_string()),
+    }
+}
+
+/// The cached copy of `file` from the Hugging Face model repository `repo` (at `revision`,
+/// default `main`) in the Hugging Face cache (`$HF_HOME/hub`, else
+/// `~/.cache/huggingface/hub`), without any network use.
+#[must_use]
+pub fn hf_cached(repo: &str, file: &str, revision: Option<&str>) -> Option<PathBuf> {
+    hf_hub::Cache::from_env()
+        .repo(hf_repo(repo, revision))
+        .get(file)
+}
+
+/// `models pull`: the path of `file` from the Hugging Face model repository `repo`, from
+/// the cache when it is there, else downloaded into the cache — the one command that
+/// downloads, and only when asked. With `HF_HUB_OFFLINE=1` only the cache is looked at.
+///
+/// # Errors
+/// [`LlmError::ModelNotFound`] when offline and the file is not cached;
+/// [`LlmError::Load`] when the download fails (no network, unknown repository or file).
+pub fn hf_pull(repo: &str, file: &str, revision: Option<&str>) -> Result<PathBuf, LlmError> {
+    if let Some(path) = hf_cached(repo, file, revision) {
+        return Ok(path);
+    }
+    let cache = hf_hub::Cache::from_env();
+    if hf_offline() {
+        return Err(LlmError::ModelNotFound {
+            path: cache
+                .path()
+                .join(hf_repo(repo, revision).folder_name())
+                .join(file),
+        });
+    }
+    let fail = |reason: String| LlmError::Load {
+        path: PathBuf::from(format!("{repo}/{file}")),
+        reason,
+    };
+    let api = hf_hub::api::sync::ApiBuilder::from_cache(cache)
+        .with_progress(false)
+        .build()
+        .map_err(|e| fail(e.to_string()))?;
+    api.repo(hf_repo(repo, revision))
+        .get(file)
+        .map_err(|e| fail(format!("download from the Hugging Face Hub failed: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,67 +342,4 @@ mod tests {
             Err(error) => panic!("{error}"),
         }
     }
-}
-
-/// Whether `HF_HUB_OFFLINE` forbids downloads (`1`, `true`, `yes`, `on`).
-#[must_use]
-pub fn hf_offline() -> bool {
-    std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "1" | "true" | "yes" | "on"
-        )
-    })
-}
-
-fn hf_repo(repo: &str, revision: Option<&str>) -> hf_hub::Repo {
-    match revision {
-        Some(r) => {
-            hf_hub::Repo::with_revision(repo.to_string(), hf_hub::RepoType::Model, r.to_string())
-        }
-        None => hf_hub::Repo::model(repo.to_string()),
-    }
-}
-
-/// The cached copy of `file` from the Hugging Face model repository `repo` (at `revision`,
-/// default `main`) in the Hugging Face cache (`$HF_HOME/hub`, else
-/// `~/.cache/huggingface/hub`), without any network use.
-#[must_use]
-pub fn hf_cached(repo: &str, file: &str, revision: Option<&str>) -> Option<PathBuf> {
-    hf_hub::Cache::from_env()
-        .repo(hf_repo(repo, revision))
-        .get(file)
-}
-
-/// `models pull`: the path of `file` from the Hugging Face model repository `repo`, from
-/// the cache when it is there, else downloaded into the cache — the one command that
-/// downloads, and only when asked. With `HF_HUB_OFFLINE=1` only the cache is looked at.
-///
-/// # Errors
-/// [`LlmError::ModelNotFound`] when offline and the file is not cached;
-/// [`LlmError::Load`] when the download fails (no network, unknown repository or file).
-pub fn hf_pull(repo: &str, file: &str, revision: Option<&str>) -> Result<PathBuf, LlmError> {
-    if let Some(path) = hf_cached(repo, file, revision) {
-        return Ok(path);
-    }
-    let cache = hf_hub::Cache::from_env();
-    if hf_offline() {
-        return Err(LlmError::ModelNotFound {
-            path: cache
-                .path()
-                .join(hf_repo(repo, revision).folder_name())
-                .join(file),
-        });
-    }
-    let fail = |reason: String| LlmError::Load {
-        path: PathBuf::from(format!("{repo}/{file}")),
-        reason,
-    };
-    let api = hf_hub::api::sync::ApiBuilder::from_cache(cache)
-        .with_progress(false)
-        .build()
-        .map_err(|e| fail(e.to_string()))?;
-    api.repo(hf_repo(repo, revision))
-        .get(file)
-        .map_err(|e| fail(format!("download from the Hugging Face Hub failed: {e}")))
 }

@@ -938,8 +938,8 @@ impl Session<'_> {
         } else {
             None
         };
-        let states_read_off = read_off.as_ref().is_some_and(|(_, _, cells)| {
-            numbers_in(&cells[0].0).first().is_some_and(|c| {
+        let states_read_off = read_off.as_ref().is_some_and(|r| {
+            numbers_in(&r.cells[0].0).first().is_some_and(|c| {
                 figures
                     .iter()
                     .any(|f| verify::supported_by(f, std::slice::from_ref(c)))
@@ -952,7 +952,12 @@ impl Session<'_> {
             || unusable
         {
             // The draft does not state the evidence's figure: answer from the evidence.
-            if let Some((snippet, label, cells)) = read_off {
+            if let Some(ReadOff {
+                snippet,
+                label,
+                cells,
+            }) = read_off
+            {
                 let values: Vec<String> = cells
                     .iter()
                     .map(|(cell, year)| format!("{cell} for {year}"))
@@ -1116,7 +1121,7 @@ impl Session<'_> {
     /// four best evidence rows (see [`Session::evidence_rank`]) whose label names a term of
     /// the question, the first whose table header names that year. Returns (snippet, row
     /// label, cell, year).
-    fn read_off(&self) -> Option<(Snippet, String, Vec<(String, u32)>)> {
+    fn read_off(&self) -> Option<ReadOff> {
         let year = *self.query.years.first()?;
         let terms: HashSet<&String> = self.query.all_terms().collect();
         let mut ranked: Vec<(f32, &Snippet)> = self
@@ -1150,7 +1155,11 @@ impl Session<'_> {
                     cells.push((c.text, other));
                 }
             }
-            Some((s.clone(), label, cells))
+            Some(ReadOff {
+                snippet: s.clone(),
+                label,
+                cells,
+            })
         })
     }
 
@@ -1200,6 +1209,15 @@ impl Session<'_> {
         }
         Ok(out)
     }
+}
+
+/// Figures read from one evidence table row for the question's years.
+struct ReadOff {
+    snippet: Snippet,
+    /// The row's label (its text before the first figure).
+    label: String,
+    /// `(cell as written, year)`, the question's first year first.
+    cells: Vec<(String, u32)>,
 }
 
 /// Words of table-row labels too common to tie a row to a question on their own.
