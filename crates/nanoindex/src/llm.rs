@@ -256,11 +256,12 @@ mod tests {
 
     #[test]
     fn specs_for_backends_not_built_name_their_feature() {
-        for (spec, feature) in [
-            ("candle:model.gguf", "candle"),
-            ("ollama:llama3.2", "http"),
-            ("openai:gpt@http://127.0.0.1:1", "http"),
-        ] {
+        let mut not_built = vec![("candle:model.gguf", "candle")];
+        if !cfg!(feature = "http") {
+            not_built.push(("ollama:llama3.2", "http"));
+            not_built.push(("openai:gpt@http://127.0.0.1:1", "http"));
+        }
+        for (spec, feature) in not_built {
             let error = load_generator(spec, &LlmOptions::default())
                 .err()
                 .expect("must fail");
@@ -271,6 +272,15 @@ mod tests {
                 "{spec}: {error}"
             );
         }
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn openai_specs_load_the_http_backend_without_connecting() {
+        let model = load_generator("openai:local@http://127.0.0.1:1/v1", &LlmOptions::default())
+            .expect("no connection is made before the first request");
+        assert_eq!(model.info().backend, "openai");
+        assert_eq!(model.info().name, "local");
     }
 
     #[test]
