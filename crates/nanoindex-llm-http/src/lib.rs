@@ -94,6 +94,15 @@ fn deliver(
     }
 }
 
+/// Releases what the stream held back (through the callback) and returns the whole text.
+fn finish_text(stream: &mut TextStream, on_token: &mut dyn FnMut(&str) -> TokenControl) -> String {
+    let tail = stream.finish();
+    if !tail.is_empty() {
+        on_token(&tail);
+    }
+    stream.text().to_string()
+}
+
 fn messages(request: &GenerateRequest) -> Value {
     Value::Array(
         request
@@ -242,11 +251,7 @@ impl TextGenerator for OllamaGenerator {
                 break;
             }
         }
-        let tail = stream.finish();
-        if !tail.is_empty() {
-            on_token(&tail);
-        }
-        let text = stream.text().to_string();
+        let text = finish_text(&mut stream, on_token);
         let first = first_token.unwrap_or_else(Instant::now);
         Ok(Generation {
             text,
@@ -377,11 +382,7 @@ impl TextGenerator for OpenAiGenerator {
                 });
             }
         }
-        let tail = stream.finish();
-        if !tail.is_empty() {
-            on_token(&tail);
-        }
-        let text = stream.text().to_string();
+        let text = finish_text(&mut stream, on_token);
         let first = first_token.unwrap_or_else(Instant::now);
         Ok(Generation {
             text,

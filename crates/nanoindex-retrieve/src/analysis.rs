@@ -82,6 +82,21 @@ pub fn canonical_number(raw: &str) -> Option<String> {
     }
 }
 
+/// End (exclusive) of the number starting at `chars[start]`: digits, with `,` and `.`
+/// taken only between digits (`1,577.25` is one number; `1,` ends before the comma).
+#[must_use]
+pub fn scan_number(chars: &[char], start: usize) -> usize {
+    let mut i = start;
+    while i < chars.len()
+        && (chars[i].is_ascii_digit()
+            || ((chars[i] == ',' || chars[i] == '.')
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
+    {
+        i += 1;
+    }
+    i
+}
+
 /// Splits `text` into index terms (lowercase, NFKC), in order, stop words removed.
 ///
 /// Words are runs of letters/digits joined by `&` or `'` inside the word (`pp&e`, `sg&a`);
@@ -118,13 +133,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
         }
         if c.is_ascii_digit() {
             let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || ((chars[i] == ',' || chars[i] == '.')
-                        && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
-            {
-                i += 1;
-            }
+            i = scan_number(&chars, i);
             // A number glued to letters (`10k`, `2018s`) stays one word.
             if i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
                 while i < chars.len() && chars[i].is_alphanumeric() && !is_cjk(chars[i]) {

@@ -161,6 +161,37 @@ fn dense_vectors(
     Ok((vectors, false))
 }
 
+/// Passage vectors of one document: one per passage, or none without an embedder.
+struct Dense {
+    vectors: Option<Vec<Vec<f32>>>,
+    /// Whether they came from the cache.
+    cached: bool,
+    /// Passages embedded now.
+    embedded: usize,
+}
+
+/// Vectors for `tree`'s passages when an embedder is given.
+fn embed(
+    dir: Option<&Path>,
+    tree: &DocumentTree,
+    embedder: Option<&dyn Embedder>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Dense, IndexError> {
+    let Some(e) = embedder else {
+        return Ok(Dense {
+            vectors: None,
+            cached: false,
+            embedded: 0,
+        });
+    };
+    let (vectors, cached) = dense_vectors(dir, tree, e, progress)?;
+    Ok(Dense {
+        embedded: if cached { 0 } else { vectors.len() },
+        vectors: Some(vectors),
+        cached,
+    })
+}
+
 impl NanoIndex {
     /// Prepares the PDF at `path` for questions: the structure-only tree and graph (from the
     /// cache when this PDF, by content, was indexed before by this format version), and
@@ -203,14 +234,11 @@ impl NanoIndex {
             }
         };
         tree.extraction_metadata.source_path = Some(path.display().to_string());
-        let (dense, dense_cached, embedded) = match embedder {
-            Some(e) => {
-                let (v, hit) = dense_vectors(dir.as_deref(), &tree, e, progress)?;
-                let n = if hit { 0 } else { v.len() };
-                (Some(v), hit, n)
-            }
-            None => (None, false, 0),
-        };
+        let Dense {
+            vectors: dense,
+            cached: dense_cached,
+            embedded,
+        } = embed(dir.as_deref(), &tree, embedder, progress)?;
         let name = path.display().to_string();
         Ok(Prepared {
             document: AskDocument::new(
@@ -281,14 +309,11 @@ impl NanoIndex {
             }
         }
         let dir = cache.map(|c| c.join("trees").join(&sha256_hex(&tree_bytes)[..32]));
-        let (dense, dense_cached, embedded) = match embedder {
-            Some(e) => {
-                let (v, hit) = dense_vectors(dir.as_deref(), &tree, e, progress)?;
-                let n = if hit { 0 } else { v.len() };
-                (Some(v), hit, n)
-            }
-            None => (None, false, 0),
-        };
+        let Dense {
+            vectors: dense,
+            cached: dense_cached,
+            embedded,
+        } = embed(dir.as_deref(), &tree, embedder, progress)?;
         let name = pdf_path.display().to_string();
         Ok(Prepared {
             document: AskDocument::new(tree, graph, pdf, name, self.config.password.clone(), dense),

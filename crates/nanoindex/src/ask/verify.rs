@@ -3,7 +3,7 @@
 //! and every other figure must occur in the quoted evidence (allowing the answer to round
 //! it or restate millions as billions).
 
-use nanoindex_retrieve::analysis::{numbers_in, NumberMention};
+use nanoindex_retrieve::analysis::{numbers_in, scan_number, NumberMention};
 
 /// One arithmetic expression found in an answer and its re-computation.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,13 +45,7 @@ fn lex(text: &str) -> Option<Vec<Token>> {
         let c = chars[i];
         if c.is_ascii_digit() {
             let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || ((chars[i] == ',' || chars[i] == '.')
-                        && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
-            {
-                i += 1;
-            }
+            i = scan_number(&chars, i);
             let raw: String = chars[start..i].iter().filter(|c| **c != ',').collect();
             out.push(Token::Number(raw.parse().ok()?));
             continue;
