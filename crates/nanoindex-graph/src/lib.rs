@@ -1,5 +1,7 @@
 //! The document graph: cross-references between sections, as `references` edges and as the
-//! graph JSON's `cross_references`. The only crate that names petgraph.
+//! graph JSON's `cross_references`, and rule-based entities ([`entities`]): organisations,
+//! people with titles, money, percentages, dates, defined terms and metric values. The only
+//! crate that names petgraph.
 //!
 //! A reference such as "Section 2.5(b)", "Clause 5", "Article 19", "Item 1A", "Note 5",
 //! "Exhibit 4.6", "Part I" or "Schedule A" in a node's text is resolved by *numbering*: to the
@@ -7,6 +9,8 @@
 //! Factors`). A sub-clause that is not a node of its own resolves to the section that holds
 //! it (`2.5(b)` → `2.5`). There is no edge when no node carries the number, and none merely
 //! because two headings share a page.
+
+pub mod entities;
 
 use std::collections::{HashMap, HashSet};
 
@@ -117,7 +121,8 @@ pub fn cross_references(tree: &DocumentTree) -> Vec<CrossReference> {
 }
 
 /// Builds the graph JSON of a tree: section entities and `references` relationships for
-/// every cross-reference.
+/// every cross-reference, plus the entities and relationships found by rules in the text
+/// (see [`entities`]).
 pub fn build_graph(tree: &DocumentTree) -> DocumentGraph {
     let refs = cross_references(tree);
     let titles: HashMap<&NodeId, &TreeNode> = tree.iter_nodes().map(|n| (&n.node_id, n)).collect();
@@ -146,7 +151,7 @@ pub fn build_graph(tree: &DocumentTree) -> DocumentGraph {
             source_node_ids: vec![r.source_node_id.clone()],
         });
     }
-    let entities = entity_ids
+    let mut entities: Vec<Entity> = entity_ids
         .into_iter()
         .filter_map(|id| titles.get(id))
         .map(|n| Entity {
@@ -156,6 +161,9 @@ pub fn build_graph(tree: &DocumentTree) -> DocumentGraph {
             source_node_ids: vec![n.node_id.clone()],
         })
         .collect();
+    let (found, found_relationships) = entities::extract_entities(tree);
+    entities.extend(found);
+    relationships.extend(found_relationships);
     DocumentGraph {
         doc_name: tree.doc_name.clone(),
         format_version: FORMAT_VERSION,

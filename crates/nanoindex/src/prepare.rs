@@ -3,8 +3,9 @@
 //! next question on the same file is instant.
 //!
 //! Cache layout, under [`cache_root`]:
-//! - `documents/<sha256 of the PDF, 32 hex>-f<FORMAT_VERSION>/tree.json`, `graph.json`
-//!   (structure-only index of a PDF);
+//! - `documents/<sha256 of the PDF, 32 hex>-f<FORMAT_VERSION>/tree.json` and
+//!   `graph-r<GRAPH_REVISION>.json` (structure-only index of a PDF; a graph written by an
+//!   older graph builder is rebuilt from the cached tree);
 //! - `<that dir or trees/<sha256 of the tree JSON, 32 hex>>/dense-<model>.f32` with
 //!   `dense-<model>.json` (count, dimension, SHA-256 of the embedded texts): little-endian
 //!   f32 vectors, one per passage, row-major.
@@ -20,6 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ask::AskDocument;
 use crate::{sha256_hex, IndexError, NanoIndex};
+
+/// Revision of the graph builder's output; cached graphs of other revisions are rebuilt.
+pub const GRAPH_REVISION: u32 = 2;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = "NANOINDEX_CACHE";
@@ -213,11 +217,19 @@ impl NanoIndex {
             c.join("documents")
                 .join(format!("{}-f{FORMAT_VERSION}", &sha[..32]))
         });
+        let graph_file = format!("graph-r{GRAPH_REVISION}.json");
         let cached = dir.as_ref().and_then(|d| {
             let tree = load_tree(d.join("tree.json")).ok()?;
-            let graph = load_graph(d.join("graph.json")).ok()?;
-            (tree.extraction_metadata.source_sha256.as_deref() == Some(sha.as_str()))
-                .then_some((tree, graph))
+            if tree.extraction_metadata.source_sha256.as_deref() != Some(sha.as_str()) {
+                return None;
+            }
+            // A graph from an older graph builder is rebuilt from the cached tree.
+            let graph = load_graph(d.join(&graph_file)).unwrap_or_else(|_| {
+                let graph = nanoindex_graph::build_graph(&tree);
+                let _ = save_graph(&graph, d.join(&graph_file));
+                graph
+            });
+            Some((tree, graph))
         });
         let tree_cached = cached.is_some();
         let (mut tree, graph) = match cached {
@@ -228,7 +240,7 @@ impl NanoIndex {
                 if let Some(d) = &dir {
                     // A cache that cannot be written only costs time next run.
                     let _ = save_tree(&indexed.tree, d.join("tree.json"))
-                        .and_then(|()| save_graph(&indexed.graph, d.join("graph.json")));
+                        .and_then(|()| save_graph(&indexed.graph, d.join(&graph_file)));
                 }
                 (indexed.tree, indexed.graph)
             }

@@ -1,0 +1,401 @@
+//! Rule-based entity extraction (no model): organisations with a legal suffix, people with
+//! a title, amounts of money, percentages, dates, contract defined terms, and financial
+//! metrics with the value a sentence gives them. Entities that are the same thing are merged
+//! by a normalised key (`3M Company`, `3M Co.` and `3M` are one organisation); every entity
+//! and relationship records the ids of the tree nodes it was found in.
+//!
+//! Only prose is read: table rows (two or more figures, ending in a figure) are left to the
+//! tree, so a 10-K's thousands of table cells do not become entities.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use nanoindex_core::{DocumentTree, Entity, NodeId, Relationship};
+use regex::Regex;
+
+/// Most entities kept per document (the first found win).
+pub const MAX_ENTITIES: usize = 3000;
+
+const LEGAL_SUFFIX: &str = r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|LLC|L\.L\.C\.|Ltd\.?|Limited|plc|PLC|N\.V\.|S\.A\.|AG|GmbH|Co\.|Company|LP|L\.P\.|LLP)";
+
+/// Names that end in a legal suffix without naming anyone ("the Company", "Total Company").
+const GENERIC_ORGANIZATIONS: &[&str] = &[
+    "the",
+    "total",
+    "public",
+    "us",
+    "our",
+    "this",
+    "such",
+    "vice president",
+    "parent",
+];
+
+/// Financial metrics named in prose, whose value a sentence may state.
+const METRICS: &[&str] = &[
+    "net sales",
+    "revenue",
+    "revenues",
+    "net income",
+    "net earnings",
+    "operating income",
+    "gross margin",
+    "gross profit",
+    "operating margin",
+    "capital expenditures",
+    "free cash flow",
+    "effective tax rate",
+    "adjusted ebitda",
+    "ebitda",
+    "diluted earnings per share",
+    "total debt",
+    "cash and cash equivalents",
+    "liability cap",
+    "aggregate liability",
+];
+
+struct Patterns {
+    organization: Regex,
+    person: Regex,
+    money: Regex,
+    percentage: Regex,
+    date: Regex,
+    defined_term: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| Patterns {
+        organization: Regex::new(&format!(
+            r"\b((?:[A-Z][A-Za-z0-9&\-]*|[0-9][A-Za-z0-9]*)(?:\s+(?:[A-Z][A-Za-z0-9&\-]*|of|&)){{0,4}}),?\s+{LEGAL_SUFFIX}(?:\W|$)"
+        ))
+        .expect("organisation pattern"),
+        person: Regex::new(
+            r"\b([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+),\s+(?:our\s+|the\s+)?((?:Executive\s+)?(?:Chief\s+[A-Z][a-z]+\s+Officer|President|Chairman|Chairwoman|Chair|Director|Secretary|Treasurer|General\s+Counsel|Controller))",
+        )
+        .expect("person pattern"),
+        money: Regex::new(
+            r"(?:\$|USD\s?|€|£)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|m)\b)?",
+        )
+        .expect("money pattern"),
+        percentage: Regex::new(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b)").expect("percentage pattern"),
+        date: Regex::new(
+            r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},\s+\d{4}\b",
+        )
+        .expect("date pattern"),
+        defined_term: Regex::new(r#"\(\s*(?:the\s+)?["“]([A-Z][A-Za-z ]{1,40})["”]\s*\)"#)
+            .expect("defined term pattern"),
+    })
+}
+
+/// The key under which names of one thing merge: lowercase words without a legal suffix or
+/// punctuation (`3M Company` → `3m`).
+#[must_use]
+pub fn normalized_name(name: &str, entity_type: &str) -> String {
+    let mut words: Vec<String> = name
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '$' && c != '%')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    if entity_type == "organization" {
+        while words.len() > 1
+            && matches!(
+                words.last().map(String::as_str),
+                Some(
+                    "inc"
+                        | "incorporated"
+                        | "corp"
+                        | "corporation"
+                        | "llc"
+                        | "l.l.c"
+                        | "ltd"
+                        | "limited"
+                        | "plc"
+                        | "n.v"
+                        | "s.a"
+                        | "ag"
+                        | "gmbh"
+                        | "co"
+                        | "company"
+                        | "lp"
+                        | "l.p"
+                        | "llp"
+                        | "the"
+                )
+            )
+        {
+            words.pop();
+        }
+        if words.first().map(String::as_str) == Some("the") && words.len() > 1 {
+            words.remove(0);
+        }
+    }
+    words.join(" ")
+}
+
+/// A table row: it ends in two figures (tokens of digits, separators, signs, `$`, `%`), as
+/// rows with two or more columns do and sentences do not.
+fn is_table_row(line: &str) -> bool {
+    let is_figure = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || ",.()$%-–".contains(c))
+    };
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    tokens.len() >= 2 && tokens[tokens.len() - 2..].iter().all(|w| is_figure(w))
+}
+
+#[derive(Default)]
+struct Collector {
+    entities: Vec<Entity>,
+    by_key: HashMap<(String, String), usize>,
+    relationships: Vec<Relationship>,
+    relation_keys: HashMap<(String, String, String), usize>,
+}
+
+impl Collector {
+    /// Adds (or merges) an entity; returns its canonical name.
+    fn entity(
+        &mut self,
+        name: &str,
+        entity_type: &str,
+        node: &NodeId,
+        context: &str,
+    ) -> Option<String> {
+        let name = name.trim().trim_end_matches([',', ';']).trim();
+        let key = (entity_type.to_string(), normalized_name(name, entity_type));
+        if key.1.is_empty() {
+            return None;
+        }
+        if let Some(&i) = self.by_key.get(&key) {
+            let e = &mut self.entities[i];
+            if !e.source_node_ids.contains(node) {
+                e.source_node_ids.push(node.clone());
+            }
+            // The longest spelling is kept as the name (`3M Company` over `3M`).
+            if name.len() > e.name.len() && entity_type == "organization" {
+                e.name = name.to_string();
+            }
+            return Some(e.name.clone());
+        }
+        if self.entities.len() >= MAX_ENTITIES {
+            return None;
+        }
+        self.by_key.insert(key, self.entities.len());
+        self.entities.push(Entity {
+            name: name.to_string(),
+            entity_type: entity_type.to_string(),
+            description: context.chars().take(160).collect(),
+            source_node_ids: vec![node.clone()],
+        });
+        Some(name.to_string())
+    }
+
+    fn relationship(
+        &mut self,
+        source: &str,
+        target: &str,
+        relation: &str,
+        node: &NodeId,
+        context: &str,
+    ) {
+        let key = (source.to_string(), target.to_string(), relation.to_string());
+        if let Some(&i) = self.relation_keys.get(&key) {
+            let r = &mut self.relationships[i];
+            if !r.source_node_ids.contains(node) {
+                r.source_node_ids.push(node.clone());
+            }
+            return;
+        }
+        self.relation_keys.insert(key, self.relationships.len());
+        self.relationships.push(Relationship {
+            source: source.to_string(),
+            target: target.to_string(),
+            relation_type: Some(relation.to_string()),
+            keywords: relation.replace('_', " "),
+            description: context.chars().take(200).collect(),
+            source_node_ids: vec![node.clone()],
+        });
+    }
+}
+
+/// Entities and relationships found by rules in the text of every node of `tree`.
+#[must_use]
+pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>) {
+    let p = patterns();
+    let mut c = Collector::default();
+    // Organisations named with a suffix anywhere count as aliases of their bare name later.
+    for node in tree.iter_nodes() {
+        let Some(text) = node.text.as_deref() else {
+            continue;
+        };
+        let id = &node.node_id;
+        for line in text.lines().filter(|l| !is_table_row(l)) {
+            for m in p.organization.captures_iter(line) {
+                let full = m.get(0).map_or("", |g| g.as_str());
+                let key = normalized_name(full, "organization");
+                if GENERIC_ORGANIZATIONS.contains(&key.as_str()) || key.contains(" total") {
+                    continue;
+                }
+                c.entity(
+                    full.trim_end_matches(|ch: char| !ch.is_alphanumeric() && ch != '.'),
+                    "organization",
+                    id,
+                    line,
+                );
+            }
+            for m in p.person.captures_iter(line) {
+                let (Some(person), Some(title)) = (m.get(1), m.get(2)) else {
+                    continue;
+                };
+                if let Some(name) = c.entity(person.as_str(), "person", id, line) {
+                    let title = title
+                        .as_str()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    c.relationship(&name, &title, "holds_title", id, line);
+                }
+            }
+            for m in p.date.find_iter(line) {
+                c.entity(m.as_str(), "date", id, line);
+            }
+            for m in p.defined_term.captures_iter(line) {
+                if let Some(term) = m.get(1) {
+                    c.entity(term.as_str(), "defined_term", id, line);
+                }
+            }
+            for m in p.percentage.find_iter(line) {
+                c.entity(m.as_str(), "percentage", id, line);
+            }
+            let lower = line.to_lowercase();
+            let amounts: Vec<(usize, String, &str)> = p
+                .money
+                .find_iter(line)
+                .map(|m| (m.start(), m.as_str().to_string(), "money"))
+                .chain(
+                    p.percentage
+                        .find_iter(line)
+                        .map(|m| (m.start(), m.as_str().to_string(), "percentage")),
+                )
+                .collect();
+            for (_, amount, kind) in amounts.iter().filter(|a| a.2 == "money") {
+                c.entity(amount, kind, id, line);
+            }
+            // A metric and the first amount after it in the same line: `has_value`.
+            for metric in METRICS {
+                let Some(at) = lower.find(metric) else {
+                    continue;
+                };
+                let value = amounts.iter().filter(|a| a.0 > at).min_by_key(|a| a.0);
+                if let Some((_, amount, kind)) = value {
+                    let metric_name = line[at..at + metric.len()].to_string();
+                    if let (Some(m), Some(v)) = (
+                        c.entity(&metric_name, "metric", id, line),
+                        c.entity(amount, kind, id, line),
+                    ) {
+                        c.relationship(&m, &v, "has_value", id, line);
+                    }
+                }
+            }
+        }
+    }
+    (c.entities, c.relationships)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nanoindex_core::{assign_node_ids, TreeNode};
+
+    fn tree(nodes: &[(&str, &str)]) -> DocumentTree {
+        let mut structure: Vec<TreeNode> = nodes
+            .iter()
+            .map(|(title, text)| {
+                let mut n = TreeNode::new(*title, 1, 1);
+                n.text = Some((*text).to_string());
+                n
+            })
+            .collect();
+        assign_node_ids(&mut structure);
+        DocumentTree {
+            structure,
+            ..DocumentTree::default()
+        }
+    }
+
+    fn find<'a>(entities: &'a [Entity], kind: &str, name: &str) -> &'a Entity {
+        entities
+            .iter()
+            .find(|e| e.entity_type == kind && e.name == name)
+            .unwrap_or_else(|| panic!("no {kind} `{name}` in {entities:#?}"))
+    }
+
+    #[test]
+    fn contract_entities_and_defined_terms() {
+        let t = tree(&[
+            (
+                "Preamble",
+                "This Agreement (the \"Agreement\") is made on March 1, 2024 (the \"Effective Date\")\nbetween Aster Labs LLC and Brightline Corp.",
+            ),
+            (
+                "8. Limitation of Liability",
+                "The aggregate liability of Aster Labs shall not exceed $2,500,000.\nSigned: Maria Chen, Chief Executive Officer",
+            ),
+        ]);
+        let (entities, relationships) = extract_entities(&t);
+        let aster = find(&entities, "organization", "Aster Labs LLC");
+        assert_eq!(aster.source_node_ids.len(), 1);
+        find(&entities, "organization", "Brightline Corp.");
+        find(&entities, "defined_term", "Effective Date");
+        find(&entities, "defined_term", "Agreement");
+        find(&entities, "date", "March 1, 2024");
+        let money = find(&entities, "money", "$2,500,000");
+        assert_eq!(money.source_node_ids, [t.structure[1].node_id.clone()]);
+        let person = find(&entities, "person", "Maria Chen");
+        assert_eq!(person.source_node_ids, [t.structure[1].node_id.clone()]);
+        assert!(relationships.iter().any(|r| r.source == "Maria Chen"
+            && r.target == "Chief Executive Officer"
+            && r.relation_type.as_deref() == Some("holds_title")));
+        assert!(relationships
+            .iter()
+            .any(|r| r.source == "aggregate liability"
+                && r.target == "$2,500,000"
+                && r.relation_type.as_deref() == Some("has_value")));
+    }
+
+    #[test]
+    fn annual_report_metrics_and_aliases_merge() {
+        let t = tree(&[
+            (
+                "Item 7. MD&A",
+                "3M Company reported net sales of $32.8 billion, up 3.5% from 2017.\nPurchases of property, plant and equipment (1,577) (1,373) (1,420)",
+            ),
+            ("Item 8", "3M Co. paid dividends. The effective tax rate was 23.4% in 2018."),
+        ]);
+        let (entities, relationships) = extract_entities(&t);
+        let orgs: Vec<&Entity> = entities
+            .iter()
+            .filter(|e| e.entity_type == "organization")
+            .collect();
+        assert_eq!(orgs.len(), 1, "{orgs:#?}");
+        assert_eq!(orgs[0].name, "3M Company");
+        assert_eq!(orgs[0].source_node_ids.len(), 2);
+        assert!(relationships
+            .iter()
+            .any(|r| r.source == "net sales" && r.target == "$32.8 billion"));
+        assert!(relationships
+            .iter()
+            .any(|r| r.source == "effective tax rate" && r.target == "23.4%"));
+        // Table rows are not read.
+        assert!(!entities.iter().any(|e| e.name.contains("1,577")));
+        assert_eq!(
+            normalized_name("The Boeing Company", "organization"),
+            "boeing"
+        );
+    }
+}
