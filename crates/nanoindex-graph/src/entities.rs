@@ -293,7 +293,8 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                 };
                 let value = amounts.iter().filter(|a| a.0 > at).min_by_key(|a| a.0);
                 if let Some((_, amount, kind)) = value {
-                    let metric_name = line[at..at + metric.len()].to_string();
+                    // Named in lowercase: offsets in `lower` need not be offsets in `line`.
+                    let metric_name = (*metric).to_string();
                     if let (Some(m), Some(v)) = (
                         c.entity(&metric_name, "metric", id, line),
                         c.entity(amount, kind, id, line),
