@@ -105,6 +105,8 @@ pub struct AskDocument {
     pdf_name: String,
     password: Option<String>,
     index: RetrievalIndex,
+    /// Passages (indices into the index's passages) holding a line addressed to a model.
+    tainted: HashSet<usize>,
 }
 
 impl std::fmt::Debug for AskDocument {
@@ -130,6 +132,12 @@ impl AskDocument {
         dense: Option<Vec<Vec<f32>>>,
     ) -> Self {
         let index = RetrievalIndex::build(&tree, &graph, dense);
+        let tainted = index
+            .lines()
+            .iter()
+            .filter(|l| looks_like_instruction(&l.text))
+            .map(|l| l.passage)
+            .collect();
         AskDocument {
             tree,
             graph,
@@ -137,6 +145,7 @@ impl AskDocument {
             pdf_name,
             password,
             index,
+            tainted,
         }
     }
 
@@ -424,13 +433,8 @@ impl Session<'_> {
     /// Whether the snippet's passage (its node's text on that page) holds a line addressed
     /// to a model: such text is withheld from prompts and citations as a whole.
     fn tainted(&self, s: &Snippet) -> bool {
-        let lines = self.doc.index.lines();
-        let passage = lines[s.line].passage;
-        looks_like_instruction(&s.text)
-            || lines
-                .iter()
-                .filter(|l| l.passage == passage)
-                .any(|l| looks_like_instruction(&l.text))
+        let passage = self.doc.index.lines()[s.line].passage;
+        self.doc.tainted.contains(&passage)
     }
 
     /// Orders the evidence: lines chosen by the model first, then by score.
