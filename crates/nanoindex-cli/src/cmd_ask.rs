@@ -70,6 +70,7 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
     };
     let engine = NanoIndex::new(Config {
         password: args.password.clone(),
+        ..Config::default()
     });
     let cache = cache_root();
     let is_tree = args

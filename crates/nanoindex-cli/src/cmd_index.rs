@@ -1,12 +1,19 @@
 //! `nanoindex-local index`: PDFs (or folders of PDFs) in, `<doc>.tree.json` and
-//! `<doc>.graph.json` out.
+//! `<doc>.graph.json` out, with progress bars on a terminal.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use nanoindex::{Config, NanoIndex};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nanoindex::enrich::domain::domain_names;
+use nanoindex::llm::LlmOptions;
+use nanoindex::{
+    BatchEvent, BatchItem, BatchOptions, Config, EnrichOptions, NanoIndex, Outcome, Shard,
+};
 
 /// Arguments of `index`.
 #[derive(Debug, Args)]
@@ -17,19 +24,68 @@ pub struct IndexArgs {
     /// Folder for the output files (default: the current directory).
     #[arg(short = 'o', long = "out-dir", default_value = ".")]
     out_dir: PathBuf,
-    /// Structure only, zero model calls: outline/headings tree, cross-references. (This is
-    /// currently the only indexing mode, so the flag is accepted for forward compatibility.)
+    /// Zero model calls: structure, paragraph splits of oversized leaves, cross-references
+    /// and rule-based entities.
     #[arg(long)]
     no_llm: bool,
-    /// Worker threads for extraction across files and pages (default: available cores).
+    /// Text model (`llama-cpp:PATH.gguf`, `ollama:NAME`, `openai:MODEL@URL`; empty = the
+    /// default model).
+    #[arg(long, default_value = "", env = "NANOINDEX_LLM")]
+    llm: String,
+    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write node summaries (the default when a model is used).
+    #[arg(long, overrides_with = "no_summaries")]
+    summaries: bool,
+    /// Skip node summaries.
+    #[arg(long)]
+    no_summaries: bool,
+    /// Also write a one-sentence document description.
+    #[arg(long)]
+    doc_description: bool,
+    /// Extraction domain (default: detected from the content).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(domain_names()))]
+    domain: Option<String>,
+    /// Extra entity types for the model, comma-separated (e.g. `drug,trial_phase`).
+    #[arg(long, value_delimiter = ',')]
+    entity_types: Vec<String>,
+    /// Extra relationship types for the model, comma-separated (e.g. `treats,sponsors`).
+    #[arg(long, value_delimiter = ',')]
+    relation_types: Vec<String>,
+    /// Do not ask the model for entities (rule-based entities are still found).
+    #[arg(long)]
+    no_llm_entities: bool,
+    /// Split leaves over this many estimated tokens (the split cascade).
+    #[arg(long, default_value_t = nanoindex_tree_default_split())]
+    split_tokens: usize,
+    /// Keep oversized leaves whole.
+    #[arg(long)]
+    no_split: bool,
+    /// Model requests decoded together (sequences per batch).
+    #[arg(long, default_value_t = 8)]
+    batch_size: usize,
+    /// Documents indexed at once (default: available cores). The model serves one
+    /// document at a time.
     #[arg(long, short = 'j', default_value_t = 0)]
     jobs: usize,
+    /// Index only shard K of N (0-based) of the inputs sorted by path, e.g. `--shard
+    /// $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_parser = clap::value_parser!(Shard))]
+    shard: Option<Shard>,
+    /// Index every document, even those unchanged since the last run in this output folder.
+    #[arg(long)]
+    force: bool,
     /// Password for encrypted files; applies to every file given.
     #[arg(long)]
     password: Option<String>,
     /// Print one JSON object per file on stdout instead of a summary on stderr.
     #[arg(long)]
     json: bool,
+}
+
+fn nanoindex_tree_default_split() -> usize {
+    EnrichOptions::default().split_tokens.unwrap_or(2000)
 }
 
 fn expand(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
@@ -54,80 +110,239 @@ fn relative(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Runs `index`.
-pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
-    let _ = args.no_llm;
-    let files = expand(&args.files)?;
-    let engine = NanoIndex::new(Config {
-        password: args.password.clone(),
-    });
-    let results = engine.index_batch(&files, &args.out_dir, args.jobs);
-    let mut failed = 0;
-    for item in &results {
-        match &item.result {
-            Ok(written) => {
-                let tree = &written.document.tree;
-                let meta = &tree.extraction_metadata;
-                let nodes = tree.iter_nodes().count();
-                if args.json {
-                    let line = serde_json::json!({
-                        "file": relative(&item.path),
-                        "ok": true,
-                        "tree": relative(&written.tree_path),
-                        "graph": relative(&written.graph_path),
-                        "pages": meta.page_count,
-                        "nodes": nodes,
-                        "method": meta.tree_method,
-                        "domain": tree.domain,
-                        "cross_references": written.document.graph.cross_references.len(),
-                        "page_errors": meta.page_errors,
-                        "warnings": meta.warnings,
-                    });
-                    println!("{line}");
-                } else {
-                    eprintln!(
-                        "indexed `{}`: {} pages, {} nodes ({}), {} cross-references -> {}",
-                        relative(&item.path),
-                        meta.page_count,
-                        nodes,
-                        meta.tree_method,
-                        written.document.graph.cross_references.len(),
-                        relative(&written.tree_path)
-                    );
-                    for e in &meta.page_errors {
-                        eprintln!(
-                            "warning: `{}` page {}: {}",
-                            relative(&item.path),
-                            e.page,
-                            e.message
-                        );
-                    }
-                    for w in &meta.warnings {
-                        eprintln!("warning: `{}`: {w}", relative(&item.path));
-                    }
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                if args.json {
-                    let line = serde_json::json!({
-                        "file": relative(&item.path),
-                        "ok": false,
-                        "error": e.to_string(),
-                    });
-                    println!("{line}");
-                } else {
-                    eprintln!("error: {e}");
-                }
-            }
+/// Progress bars: documents, pages extracted, model requests with tokens/s. Hidden when
+/// stderr is not a terminal or `--json` is given.
+struct Bars {
+    documents: ProgressBar,
+    pages: ProgressBar,
+    model: ProgressBar,
+    /// Model requests finished in earlier stages and documents.
+    model_done: Mutex<(u64, usize)>,
+}
+
+impl Bars {
+    fn new(hidden: bool) -> Bars {
+        let multi = MultiProgress::with_draw_target(if hidden {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        });
+        let documents = multi.add(ProgressBar::new(0));
+        documents.set_style(
+            ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        documents.set_prefix("documents");
+        let pages = multi.add(ProgressBar::new_spinner());
+        pages.set_style(
+            ProgressStyle::with_template("{prefix:>10} {pos} extracted ({per_sec})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        pages.set_prefix("pages");
+        let model = multi.add(ProgressBar::new_spinner());
+        model.set_style(
+            ProgressStyle::with_template("{prefix:>10} {pos} requests {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        model.set_prefix("model");
+        for bar in [&documents, &pages, &model] {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        Bars {
+            documents,
+            pages,
+            model,
+            model_done: Mutex::new((0, 0)),
         }
     }
-    if files.len() > 1 && !args.json {
-        eprintln!("{} indexed, {} failed", files.len() - failed, failed);
+
+    fn event(&self, event: BatchEvent<'_>) {
+        match event {
+            BatchEvent::Planned { total, unchanged } => {
+                self.documents.set_length(total as u64);
+                if unchanged > 0 {
+                    self.documents
+                        .set_message(format!("({unchanged} unchanged, skipped)"));
+                }
+            }
+            BatchEvent::Extracted { pages, .. } => self.pages.inc(u64::from(pages)),
+            BatchEvent::Model { path, progress } => {
+                let mut done = self.model_done.lock().unwrap_or_else(|p| p.into_inner());
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                self.model.set_position(done.0 + progress.done as u64);
+                self.model.set_message(format!(
+                    "· {} {}/{} · {:.1} tokens/s · {}",
+                    progress.stage.as_str(),
+                    progress.done,
+                    progress.total,
+                    progress.tokens_per_s,
+                    name.unwrap_or_default()
+                ));
+                if progress.done == progress.total {
+                    // The stage's requests so far are final; later ones add on top.
+                    done.0 += progress.done as u64;
+                    done.1 += 1;
+                }
+            }
+            BatchEvent::Finished { .. } => self.documents.inc(1),
+        }
+    }
+
+    fn finish(&self) {
+        for bar in [&self.documents, &self.pages, &self.model] {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Runs `index`.
+pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
+    let files = expand(&args.files)?;
+    std::fs::create_dir_all(&args.out_dir)
+        .with_context(|| format!("cannot create `{}`", args.out_dir.display()))?;
+    let enrich = EnrichOptions {
+        split_tokens: (!args.no_split).then_some(args.split_tokens),
+        summaries: args.summaries || !args.no_summaries,
+        doc_description: args.doc_description,
+        domain: args.domain.clone(),
+        entity_types: args.entity_types.clone(),
+        relation_types: args.relation_types.clone(),
+        llm_entities: !args.no_llm_entities,
+        batch_size: args.batch_size.max(1),
+        ..EnrichOptions::default()
+    };
+    let engine = NanoIndex::new(Config {
+        password: args.password.clone(),
+        llm: (!args.no_llm).then(|| args.llm.clone()),
+        llm_options: LlmOptions {
+            threads: args.threads,
+            ..LlmOptions::default()
+        },
+        enrich,
+    });
+    let batch = BatchOptions {
+        jobs: args.jobs,
+        shard: args.shard,
+        force: args.force,
+    };
+    let bars = Bars::new(args.json);
+    let results = engine.index_batch(&files, &args.out_dir, &batch, &|e| bars.event(e));
+    bars.finish();
+    let failed = results
+        .iter()
+        .filter(|i| matches!(i.outcome, Outcome::Failed(_)))
+        .count();
+    for item in &results {
+        report(item, args.json);
+    }
+    if results.len() > 1 && !args.json {
+        let unchanged = results
+            .iter()
+            .filter(|i| matches!(i.outcome, Outcome::Unchanged { .. }))
+            .count();
+        eprintln!(
+            "{} indexed, {unchanged} unchanged, {failed} failed",
+            results.len() - failed - unchanged
+        );
     }
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn report(item: &BatchItem, json: bool) {
+    match &item.outcome {
+        Outcome::Indexed(written) => {
+            let tree = &written.document.tree;
+            let graph = &written.document.graph;
+            let r = &written.document.report;
+            let meta = &tree.extraction_metadata;
+            let nodes = tree.iter_nodes().count();
+            if json {
+                let line = serde_json::json!({
+                    "file": relative(&item.path),
+                    "ok": true,
+                    "status": "indexed",
+                    "tree": relative(&written.tree_path),
+                    "graph": relative(&written.graph_path),
+                    "pages": meta.page_count,
+                    "nodes": nodes,
+                    "method": meta.tree_method,
+                    "domain": tree.domain,
+                    "entities": graph.entities.len(),
+                    "relationships": graph.relationships.len(),
+                    "cross_references": graph.cross_references.len(),
+                    "enrichment": r,
+                    "page_errors": meta.page_errors,
+                    "warnings": meta.warnings,
+                });
+                println!("{line}");
+                return;
+            }
+            let summaries = if r.summaries.summarised > 0 {
+                format!(", {} summaries", r.summaries.summarised)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "indexed `{}`: {} pages, {} nodes ({}){summaries}, {} entities, {} \
+                 cross-references -> {}",
+                relative(&item.path),
+                meta.page_count,
+                nodes,
+                meta.tree_method,
+                graph.entities.len(),
+                graph.cross_references.len(),
+                relative(&written.tree_path)
+            );
+            for e in &meta.page_errors {
+                eprintln!(
+                    "warning: `{}` page {}: {}",
+                    relative(&item.path),
+                    e.page,
+                    e.message
+                );
+            }
+            for w in &meta.warnings {
+                eprintln!("warning: `{}`: {w}", relative(&item.path));
+            }
+        }
+        Outcome::Unchanged {
+            tree_path,
+            graph_path,
+        } => {
+            if json {
+                let line = serde_json::json!({
+                    "file": relative(&item.path),
+                    "ok": true,
+                    "status": "unchanged",
+                    "tree": relative(tree_path),
+                    "graph": relative(graph_path),
+                });
+                println!("{line}");
+            } else {
+                eprintln!(
+                    "unchanged `{}` (same content and options) -> {}",
+                    relative(&item.path),
+                    relative(tree_path)
+                );
+            }
+        }
+        Outcome::Failed(e) => {
+            if json {
+                let line = serde_json::json!({
+                    "file": relative(&item.path),
+                    "ok": false,
+                    "status": "failed",
+                    "error": e.to_string(),
+                });
+                println!("{line}");
+            } else {
+                eprintln!("error: {e}");
+            }
+        }
+    }
 }

@@ -102,15 +102,87 @@ fn a_batch_reports_bad_files_writes_the_good_ones_and_exits_1() {
         missing.to_str().unwrap(),
         "-o",
         out_dir.to_str().unwrap(),
+        "--no-llm",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("garbage.pdf`: damaged file"), "{err}");
     assert!(err.contains("empty.pdf`: empty file"), "{err}");
     assert!(err.contains("missing.pdf`: No such file"), "{err}");
-    assert!(err.contains("1 indexed, 3 failed"), "{err}");
+    assert!(err.contains("1 indexed, 0 unchanged, 3 failed"), "{err}");
     assert!(out_dir.join("good.tree.json").is_file());
     assert!(!out_dir.join("garbage.tree.json").exists());
+
+    // A second run skips the unchanged file; the bad one is still reported.
+    let again = |extra: &[&str]| {
+        let mut args = vec![
+            "index",
+            garbage.to_str().unwrap(),
+            good.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+            "--no-llm",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = again(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("unchanged `"), "{err}");
+    assert!(err.contains("0 indexed, 1 unchanged, 1 failed"), "{err}");
+    // Other options are another index: not skipped.
+    let out = again(&["--no-split"]);
+    assert!(
+        stderr(&out).contains("1 indexed, 0 unchanged, 1 failed"),
+        "{}",
+        stderr(&out)
+    );
+    // Changed content is indexed again.
+    let mut flow = PdfBuilder::new();
+    flow.page()
+        .text(72.0, 80.0, 16.0, true, "Changed")
+        .text(72.0, 110.0, 10.0, false, "New text.");
+    std::fs::write(&good, flow.to_bytes()).unwrap();
+    let out = again(&["--no-split"]);
+    assert!(
+        stderr(&out).contains("1 indexed, 0 unchanged, 1 failed"),
+        "{}",
+        stderr(&out)
+    );
+    let tree = std::fs::read_to_string(out_dir.join("good.tree.json")).unwrap();
+    assert!(tree.contains("New text."));
+}
+
+#[test]
+fn shards_split_the_inputs_and_bad_shards_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for name in ["a", "b", "c"] {
+        let pdf = dir.path().join(format!("{name}.pdf"));
+        contract(&pdf);
+        files.push(pdf);
+    }
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "index",
+        dir.path().to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--no-llm",
+        "--shard",
+        "1/2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out_dir.join("b.tree.json").is_file());
+    assert!(!out_dir.join("a.tree.json").exists() && !out_dir.join("c.tree.json").exists());
+    let out = run(&["index", files[0].to_str().unwrap(), "--shard", "2/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("K must be 0 to N-1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -141,7 +213,7 @@ fn password_protected_files_need_the_password() {
     };
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().to_str().unwrap();
-    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir]);
+    let out = run(&["index", pdf.to_str().unwrap(), "-o", out_dir, "--no-llm"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("rc4-40bit-pdfminer.pdf`: password required"),
@@ -153,6 +225,7 @@ fn password_protected_files_need_the_password() {
         pdf.to_str().unwrap(),
         "-o",
         out_dir,
+        "--no-llm",
         "--password",
         "wrong",
     ]);
@@ -162,6 +235,7 @@ fn password_protected_files_need_the_password() {
         pdf.to_str().unwrap(),
         "-o",
         out_dir,
+        "--no-llm",
         "--password",
         "baz",
     ]);

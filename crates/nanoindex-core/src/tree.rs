@@ -148,6 +148,33 @@ pub struct TreeNode {
     /// be attributed to its exact page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub text_pages: Vec<TextPageSpan>,
+    /// How an oversized leaf was split into the children it now has (our addition):
+    /// `headings` (headings found inside its text), `llm_boundaries` (subsection starts
+    /// proposed by the model and found verbatim), `propositions` (one child per claim the
+    /// model extracted, each holding the verbatim source text) or `paragraphs` (paragraph
+    /// chunks, the last resort). `None` for nodes that were not split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_method: Option<String>,
+    /// Where this node's text lies in the text of the leaf it was split from (our
+    /// addition): UTF-8 byte offsets `[start, end)` into the parent's text as it was before
+    /// the split. Set on children made by the split cascade, so a citation of the child
+    /// quotes the document verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_span: Option<SourceSpan>,
+    /// The self-contained claim a `propositions` child stands for, as the model phrased it
+    /// (our addition). The node's `text` is the verbatim source; this paraphrase is only a
+    /// retrieval aid and is never quoted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposition: Option<String>,
+}
+
+/// A byte range `[start, end)` of UTF-8 text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceSpan {
+    /// First byte, inclusive.
+    pub start: usize,
+    /// Last byte, exclusive.
+    pub end: usize,
 }
 
 /// Start of one page's text inside a node's `text`.
@@ -179,6 +206,9 @@ impl TreeNode {
             tables: Vec::new(),
             nodes: Vec::new(),
             text_pages: Vec::new(),
+            split_method: None,
+            source_span: None,
+            proposition: None,
         }
     }
 
@@ -324,4 +354,15 @@ pub fn assign_node_ids(nodes: &mut [TreeNode]) {
         }
     }
     walk(nodes, &mut Vec::new());
+}
+
+/// Rough token count of `text` for sizing decisions (split limits, prompt budgets): one
+/// token per four characters, the usual rule of thumb for English BPE vocabularies
+/// (OpenAI's tokenizer guide). Exact counts need the model's own tokenizer.
+///
+/// ```
+/// assert_eq!(nanoindex_core::estimate_tokens("abcdefgh"), 2);
+/// ```
+pub fn estimate_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
 }

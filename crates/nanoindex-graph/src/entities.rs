@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nanoindex_core::{DocumentTree, Entity, NodeId, Relationship};
+use nanoindex_core::{DocumentGraph, DocumentTree, Entity, NodeId, Relationship};
 use regex::Regex;
 
 /// Most entities kept per document (the first found win).
@@ -61,6 +61,9 @@ struct Patterns {
     percentage: Regex,
     date: Regex,
     defined_term: Regex,
+    governed_by: Regex,
+    subsidiary_of: Regex,
+    change: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -85,6 +88,18 @@ fn patterns() -> &'static Patterns {
         .expect("date pattern"),
         defined_term: Regex::new(r#"\(\s*(?:the\s+)?["“]([A-Z][A-Za-z ]{1,40})["”]\s*\)"#)
             .expect("defined term pattern"),
+        governed_by: Regex::new(
+            r"\b(?:This|this|The|the)\s+(Agreement|Contract|Policy|Plan|Lease|Note|Indenture)\b[^.]{0,80}?\bgoverned\s+by[^.]{0,60}?\blaws?\s+of\s+(?:the\s+)?(?:State\s+of\s+|Commonwealth\s+of\s+)?([A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,3})",
+        )
+        .expect("governed-by pattern"),
+        subsidiary_of: Regex::new(&format!(
+            r"\b((?:[A-Z][A-Za-z0-9&\-]*)(?:\s+(?:[A-Z][A-Za-z0-9&\-]*|of|&)){{0,4}}(?:,?\s+{LEGAL_SUFFIX})?),?\s+(?:is\s+)?an?\s+(?:(?:wholly[- ]owned|direct|indirect|majority[- ]owned)\s+)*subsidiary\s+of\s+((?:[A-Z][A-Za-z0-9&\-]*)(?:\s+(?:[A-Z][A-Za-z0-9&\-]*|of|&)){{0,4}}(?:,?\s+{LEGAL_SUFFIX})?)"
+        ))
+        .expect("subsidiary pattern"),
+        change: Regex::new(
+            r"\b(?:increased|grew|rose|decreased|declined|fell)\s+(?:by\s+)?(\d+(?:\.\d+)?\s?(?:%|percent\b))",
+        )
+        .expect("change pattern"),
     })
 }
 
@@ -223,6 +238,74 @@ impl Collector {
     }
 }
 
+/// Adds `entities` and `relationships` (found by a model, say) to `graph`, merging each
+/// entity with an existing one of the same type and [`normalized_name`] (so `3M` joins
+/// `3M Company`, keeping the longer organisation name) and unioning `source_node_ids`.
+/// Relationship endpoints are renamed to the canonical names of their entities; a
+/// relationship already present (same source, target and type) only gains node ids.
+/// Entities past [`MAX_ENTITIES`] are dropped. Returns how many entities and
+/// relationships were new.
+pub fn merge_into(
+    graph: &mut DocumentGraph,
+    entities: Vec<Entity>,
+    relationships: Vec<Relationship>,
+) -> (usize, usize) {
+    let mut c = Collector::default();
+    for e in std::mem::take(&mut graph.entities) {
+        let key = (
+            e.entity_type.clone(),
+            normalized_name(&e.name, &e.entity_type),
+        );
+        c.by_key.entry(key).or_insert(c.entities.len());
+        c.entities.push(e);
+    }
+    for r in std::mem::take(&mut graph.relationships) {
+        let key = (
+            r.source.clone(),
+            r.target.clone(),
+            r.relation_type.clone().unwrap_or_default(),
+        );
+        c.relation_keys.entry(key).or_insert(c.relationships.len());
+        c.relationships.push(r);
+    }
+    let (before_e, before_r) = (c.entities.len(), c.relationships.len());
+    let mut canonical: HashMap<String, String> = HashMap::new();
+    for e in entities {
+        let mut name = None;
+        for node in &e.source_node_ids {
+            name = c
+                .entity(&e.name, &e.entity_type, node, &e.description)
+                .or(name);
+        }
+        if let Some(name) = name {
+            canonical.insert(e.name.to_lowercase(), name);
+        }
+    }
+    for r in relationships {
+        let resolve = |n: &str| {
+            canonical
+                .get(&n.to_lowercase())
+                .cloned()
+                .unwrap_or_else(|| n.to_string())
+        };
+        let (source, target) = (resolve(&r.source), resolve(&r.target));
+        let relation = r
+            .relation_type
+            .clone()
+            .unwrap_or_else(|| r.keywords.clone());
+        for node in &r.source_node_ids {
+            c.relationship(&source, &target, &relation, node, &r.description);
+        }
+    }
+    let added = (
+        c.entities.len() - before_e,
+        c.relationships.len() - before_r,
+    );
+    graph.entities = c.entities;
+    graph.relationships = c.relationships;
+    added
+}
+
 /// Entities and relationships found by rules in the text of every node of `tree`.
 #[must_use]
 pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>) {
@@ -272,7 +355,52 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
             for m in p.percentage.find_iter(line) {
                 c.entity(m.as_str(), "percentage", id, line);
             }
+            for m in p.governed_by.captures_iter(line) {
+                let (Some(doc), Some(place)) = (m.get(1), m.get(2)) else {
+                    continue;
+                };
+                if let (Some(d), Some(l)) = (
+                    c.entity(doc.as_str(), "legal_reference", id, line),
+                    c.entity(place.as_str(), "location", id, line),
+                ) {
+                    c.relationship(&d, &l, "governed_by", id, line);
+                }
+            }
+            for m in p.subsidiary_of.captures_iter(line) {
+                let (Some(child), Some(parent)) = (m.get(1), m.get(2)) else {
+                    continue;
+                };
+                let child = child.as_str().trim_start_matches("The ").trim();
+                let parent = parent.as_str().trim();
+                let generic = |n: &str| {
+                    GENERIC_ORGANIZATIONS.contains(&normalized_name(n, "organization").as_str())
+                };
+                if generic(child) || generic(parent) {
+                    continue;
+                }
+                if let (Some(a), Some(b)) = (
+                    c.entity(child, "organization", id, line),
+                    c.entity(parent, "organization", id, line),
+                ) {
+                    c.relationship(&a, &b, "subsidiary_of", id, line);
+                }
+            }
             let lower = line.to_lowercase();
+            // A metric followed by a change ("revenue increased 12%"): `grew_by`.
+            for metric in METRICS {
+                let Some(at) = lower.find(metric) else {
+                    continue;
+                };
+                // Searched in the lowercase line: its offsets are not the line's.
+                if let Some(change) = p.change.captures(&lower[at..]).and_then(|m| m.get(1)) {
+                    if let (Some(m), Some(v)) = (
+                        c.entity(metric, "metric", id, line),
+                        c.entity(change.as_str(), "percentage", id, line),
+                    ) {
+                        c.relationship(&m, &v, "grew_by", id, line);
+                    }
+                }
+            }
             let amounts: Vec<(usize, String, &str)> = p
                 .money
                 .find_iter(line)
@@ -398,5 +526,84 @@ mod tests {
             normalized_name("The Boeing Company", "organization"),
             "boeing"
         );
+    }
+
+    #[test]
+    fn governing_law_subsidiaries_and_growth() {
+        let t = tree(&[
+            (
+                "12. Governing Law",
+                "This Agreement shall be governed by and construed in accordance with the laws of the State of New York.",
+            ),
+            (
+                "Item 1. Business",
+                "Brightline Payments LLC, a wholly owned subsidiary of Brightline Corp., processes cards.\nRevenue increased 12% compared with 2023.",
+            ),
+        ]);
+        let (entities, relationships) = extract_entities(&t);
+        let has = |source: &str, target: &str, kind: &str| {
+            relationships.iter().any(|r| {
+                r.source == source && r.target == target && r.relation_type.as_deref() == Some(kind)
+            })
+        };
+        find(&entities, "location", "New York");
+        assert!(
+            has("Agreement", "New York", "governed_by"),
+            "{relationships:#?}"
+        );
+        assert!(
+            has(
+                "Brightline Payments LLC",
+                "Brightline Corp.",
+                "subsidiary_of"
+            ),
+            "{relationships:#?}"
+        );
+        assert!(has("revenue", "12%", "grew_by"), "{relationships:#?}");
+        let sub = relationships
+            .iter()
+            .find(|r| r.relation_type.as_deref() == Some("subsidiary_of"))
+            .unwrap();
+        assert_eq!(sub.source_node_ids, [t.structure[1].node_id.clone()]);
+    }
+
+    #[test]
+    fn merging_model_entities_joins_aliases() {
+        let t = tree(&[("Item 7", "3M Company reported net sales of $32.8 billion.")]);
+        let mut graph = DocumentGraph::default();
+        let (entities, relationships) = extract_entities(&t);
+        graph.entities = entities;
+        graph.relationships = relationships;
+        let node = NodeId::from_path(&[1]);
+        let found = vec![
+            Entity {
+                name: "3M".into(),
+                entity_type: "organization".into(),
+                description: String::new(),
+                source_node_ids: vec![node.clone()],
+            },
+            Entity {
+                name: "St. Paul".into(),
+                entity_type: "location".into(),
+                description: String::new(),
+                source_node_ids: vec![node.clone()],
+            },
+        ];
+        let rels = vec![Relationship {
+            source: "3M".into(),
+            target: "St. Paul".into(),
+            relation_type: Some("operates_in".into()),
+            keywords: String::new(),
+            description: String::new(),
+            source_node_ids: vec![node.clone()],
+        }];
+        let (new_entities, new_relationships) = merge_into(&mut graph, found, rels);
+        assert_eq!((new_entities, new_relationships), (1, 1));
+        let org = find(&graph.entities, "organization", "3M Company");
+        assert_eq!(org.source_node_ids.len(), 2);
+        assert!(org.source_node_ids.contains(&node));
+        assert!(graph.relationships.iter().any(|r| r.source == "3M Company"
+            && r.target == "St. Paul"
+            && r.relation_type.as_deref() == Some("operates_in")));
     }
 }

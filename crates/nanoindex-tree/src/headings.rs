@@ -181,6 +181,35 @@ pub fn detect(
     out
 }
 
+/// Markdown-style headings in `lines[range]`: a line that opens a block with one to six `#`
+/// and a space (`## Payment terms`). The number of `#` becomes a font-size key one step
+/// larger per level, so [`to_anchors`] nests `##` under `#`.
+pub fn markdown(lines: &[FlatLine], range: Range<usize>) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for pos in range {
+        let l = &lines[pos];
+        if l.furniture || !l.block_start {
+            continue;
+        }
+        let text = l.line.text.trim();
+        let hashes = text.chars().take_while(|&c| c == '#').count();
+        let title = text[hashes..].trim();
+        if (1..=6).contains(&hashes)
+            && text[hashes..].starts_with(' ')
+            && title.chars().any(char::is_alphabetic)
+            && title.chars().count() <= 120
+        {
+            out.push(Candidate {
+                pos,
+                title: title.to_string(),
+                size_key: 100 - hashes as i32,
+                numbering: parse_heading_numbering(title).map(|(n, _)| n),
+            });
+        }
+    }
+    out
+}
+
 /// True when most of the next five lines on the page are rows of figures: a bold "Assets"
 /// or "Liabilities" above them labels part of a table, it does not open a section.
 fn leads_table(lines: &[FlatLine], pos: usize) -> bool {

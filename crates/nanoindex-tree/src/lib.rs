@@ -67,7 +67,31 @@ pub struct BuiltTree {
     pub page_dimensions: Vec<PageDimensions>,
 }
 
-/// Builds the tree of `doc` with zero model calls.
+/// Options of [`build_tree_with`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// A leaf whose text is estimated ([`nanoindex_core::estimate_tokens`]) above this many
+    /// tokens is searched for headings inside its text (tier (a) of the split cascade:
+    /// typographic and markdown-style headings, zero model calls); the headings found
+    /// become its children and it records `split_method = "headings"`. `None` keeps leaves
+    /// as the structure gives them.
+    pub split_tokens: Option<usize>,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            split_tokens: Some(DEFAULT_SPLIT_TOKENS),
+        }
+    }
+}
+
+/// Default leaf size limit of the split cascade, in estimated tokens (about three pages of
+/// dense prose): small enough that a node is one topic, large enough that statements and
+/// notes stay whole.
+pub const DEFAULT_SPLIT_TOKENS: usize = 2000;
+
+/// Builds the tree of `doc` with zero model calls and the default [`TreeOptions`].
 ///
 /// ```
 /// use nanoindex_core::extract::ExtractedDocument;
@@ -75,6 +99,11 @@ pub struct BuiltTree {
 /// assert!(built.structure.is_empty());
 /// ```
 pub fn build_tree(doc: &ExtractedDocument) -> BuiltTree {
+    build_tree_with(doc, &TreeOptions::default())
+}
+
+/// Builds the tree of `doc` with zero model calls.
+pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltTree {
     let lines = flat::flatten(doc);
     let body = headings::body_size_key(&lines);
     let form = sec::detect_form(&lines);
@@ -101,7 +130,12 @@ pub fn build_tree(doc: &ExtractedDocument) -> BuiltTree {
     if method != TreeMethod::Outline {
         anchors.sort_by_key(|a| a.pos);
     }
+    let split_parents = match options.split_tokens {
+        Some(limit) => split_on_inner_headings(&mut anchors, &lines, body, limit),
+        None => Vec::new(),
+    };
     let mut structure = assemble::assemble(anchors, &lines);
+    mark_split(&mut structure, &split_parents);
     disambiguate_titles(&mut structure);
     assign_node_ids(&mut structure);
 
@@ -134,6 +168,73 @@ pub fn build_tree(doc: &ExtractedDocument) -> BuiltTree {
         all_bounding_boxes,
         page_dimensions,
     }
+}
+
+/// Tier (a) of the split cascade. For every leaf anchor whose own span is estimated above
+/// `limit` tokens, finds typographic headings ([`headings::detect`]) and markdown-style
+/// `#` headings inside the span and inserts them as child anchors right after it. Returns
+/// the positions, in the final anchor order, of the leaves that were split.
+fn split_on_inner_headings(
+    anchors: &mut Vec<Anchor>,
+    lines: &[flat::FlatLine],
+    body: i32,
+    limit: usize,
+) -> Vec<usize> {
+    let mut span_end = vec![lines.len(); anchors.len()];
+    let mut by_pos: Vec<usize> = (0..anchors.len()).collect();
+    by_pos.sort_by_key(|&i| anchors[i].pos);
+    for (k, &i) in by_pos.iter().enumerate() {
+        if let Some(&next) = by_pos.get(k + 1) {
+            span_end[i] = anchors[next].pos.min(lines.len());
+        }
+    }
+    let toc = headings::toc_pages(lines);
+    let mut out: Vec<Anchor> = Vec::with_capacity(anchors.len());
+    let mut split = Vec::new();
+    for (i, anchor) in anchors.iter().enumerate() {
+        let is_leaf = anchors
+            .get(i + 1)
+            .is_none_or(|next| next.level <= anchor.level);
+        let start = if anchor.heading_line {
+            anchor.pos + 1
+        } else {
+            anchor.pos
+        };
+        let end = span_end[i];
+        out.push(anchor.clone());
+        if !is_leaf || start >= end {
+            continue;
+        }
+        let (text, _) = assemble::span_text(lines, start..end);
+        if nanoindex_core::estimate_tokens(&text) <= limit {
+            continue;
+        }
+        let mut candidates = headings::detect(lines, start..end, body, &toc);
+        candidates.extend(headings::markdown(lines, start..end));
+        candidates.sort_by_key(|c| c.pos);
+        candidates.dedup_by_key(|c| c.pos);
+        if candidates.is_empty() {
+            continue;
+        }
+        split.push(out.len() - 1);
+        out.extend(headings::to_anchors(candidates, lines, anchor.level + 1));
+    }
+    *anchors = out;
+    split
+}
+
+/// Sets `split_method = "headings"` on the nodes at the given depth-first positions.
+fn mark_split(structure: &mut [TreeNode], positions: &[usize]) {
+    fn walk(nodes: &mut [TreeNode], counter: &mut usize, positions: &[usize]) {
+        for node in nodes {
+            if positions.binary_search(counter).is_ok() {
+                node.split_method = Some("headings".to_string());
+            }
+            *counter += 1;
+            walk(&mut node.nodes, counter, positions);
+        }
+    }
+    walk(structure, &mut 0, positions);
 }
 
 fn page_anchors(doc: &ExtractedDocument, lines: &[flat::FlatLine]) -> Vec<Anchor> {

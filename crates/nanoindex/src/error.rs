@@ -67,6 +67,22 @@ pub enum IndexError {
         #[source]
         source: nanoindex_llm::LlmError,
     },
+    /// The text model could not be loaded.
+    #[error("cannot load the model `{spec}`: {reason}")]
+    ModelLoad {
+        /// The spec string (`""` is the default model).
+        spec: String,
+        /// Why.
+        reason: String,
+    },
+    /// The text model failed while enriching this file.
+    #[error("cannot enrich `{path}`: the model failed: {reason}")]
+    Model {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// Writing the tree or graph failed.
     #[error(transparent)]
     Save(#[from] nanoindex_core::CoreError),

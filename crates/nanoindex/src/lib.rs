@@ -16,20 +16,25 @@
 //! ```
 
 pub mod ask;
+mod batch;
+pub mod enrich;
 mod error;
 pub mod llm;
 mod prepare;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use nanoindex_core::{
-    save_graph, save_tree, DocumentGraph, DocumentTree, ExtractionMetadata, FORMAT_VERSION,
-};
+use nanoindex_core::{DocumentGraph, DocumentTree, ExtractionMetadata, FORMAT_VERSION};
+use nanoindex_llm::TextGenerator;
 use nanoindex_pdf::ExtractOptions;
-use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
+pub use batch::{
+    BatchEvent, BatchItem, BatchOptions, Outcome, Shard, WrittenDocument, MANIFEST_FILE,
+};
+pub use enrich::{EnrichOptions, EnrichReport, Progress, Stage};
 pub use error::IndexError;
 pub use nanoindex_core as core;
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
@@ -39,6 +44,15 @@ pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 pub struct Config {
     /// Password for encrypted PDFs (applies to every file of a batch).
     pub password: Option<String>,
+    /// The text model for enrichment, as a spec string (`""` = the default model on
+    /// llama.cpp; see [`llm::load_generator`]). `None`: no model — structure, paragraph
+    /// splits and the rule-based graph, zero model calls. The model is loaded on first use
+    /// and shared by every document of the engine.
+    pub llm: Option<String>,
+    /// How to load the model (threads, context length).
+    pub llm_options: llm::LlmOptions,
+    /// Split cascade, summaries, description, domain and entity types.
+    pub enrich: EnrichOptions,
 }
 
 /// A document indexed in memory.
@@ -48,32 +62,26 @@ pub struct IndexedDocument {
     pub tree: DocumentTree,
     /// Cross-references and entities.
     pub graph: DocumentGraph,
+    /// What enrichment did (all zero without a model).
+    pub report: EnrichReport,
 }
 
-/// Outcome of one file of a batch.
-#[derive(Debug)]
-pub struct BatchItem {
-    /// The input file.
-    pub path: PathBuf,
-    /// Written tree and graph paths with the document, or why the file failed.
-    pub result: Result<WrittenDocument, IndexError>,
-}
-
-/// A document indexed and written to disk.
-#[derive(Debug)]
-pub struct WrittenDocument {
-    /// Path of `<doc>.tree.json`.
-    pub tree_path: PathBuf,
-    /// Path of `<doc>.graph.json`.
-    pub graph_path: PathBuf,
-    /// The indexed document.
-    pub document: IndexedDocument,
-}
+type SharedModel = Arc<OnceLock<Result<Mutex<Box<dyn TextGenerator>>, String>>>;
 
 /// The engine.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct NanoIndex {
     config: Config,
+    model: SharedModel,
+}
+
+impl std::fmt::Debug for NanoIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NanoIndex")
+            .field("config", &self.config)
+            .field("model_loaded", &self.model.get().is_some())
+            .finish()
+    }
 }
 
 /// Document name used for output files: the file stem.
@@ -90,17 +98,38 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 impl NanoIndex {
-    /// An engine with `config`.
+    /// An engine with `config`. Nothing is loaded until the first document.
     pub fn new(config: Config) -> Self {
-        NanoIndex { config }
+        NanoIndex {
+            config,
+            model: SharedModel::default(),
+        }
     }
 
-    /// Indexes one PDF with zero model calls.
+    /// An engine that enriches with an already loaded `model` (for example a scripted one
+    /// in tests, or a model shared with `ask`); `config.llm` is ignored.
+    pub fn with_generator(config: Config, model: Box<dyn TextGenerator>) -> Self {
+        let cell = OnceLock::new();
+        let _ = cell.set(Ok(Mutex::new(model)));
+        NanoIndex {
+            config,
+            model: Arc::new(cell),
+        }
+    }
+
+    /// The engine's settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Indexes one PDF: structure, split cascade and graph, and — when the engine has a
+    /// model — summaries, the description and model-found entities.
     ///
     /// # Errors
     /// [`IndexError::Io`] when the file cannot be read, [`IndexError::Pdf`] for encrypted,
     /// damaged, empty or page-less files, [`IndexError::NoTextLayer`] when no page has text
-    /// and the file has no outline (OCR would be needed).
+    /// and the file has no outline (OCR would be needed), [`IndexError::Model`] when the
+    /// model cannot be loaded or fails.
     pub fn index(&self, path: impl AsRef<Path>) -> Result<IndexedDocument, IndexError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| IndexError::Io {
@@ -115,6 +144,74 @@ impl NanoIndex {
     /// # Errors
     /// As [`NanoIndex::index`], without the I/O error.
     pub fn index_bytes(&self, bytes: &[u8], path: &Path) -> Result<IndexedDocument, IndexError> {
+        let tree = self.structure(bytes, path)?;
+        self.enrich(tree, path, None)
+    }
+
+    /// Runs the model-dependent part of indexing on a structure-only `tree`
+    /// ([`NanoIndex::structure`]); `progress` hears about every batch of model requests.
+    ///
+    /// # Errors
+    /// [`IndexError::Model`] when the model cannot be loaded or fails.
+    pub fn enrich(
+        &self,
+        mut tree: DocumentTree,
+        path: &Path,
+        progress: Option<&mut dyn FnMut(&Progress)>,
+    ) -> Result<IndexedDocument, IndexError> {
+        let model_error = |source: llm::LlmError| IndexError::Model {
+            path: path.to_path_buf(),
+            reason: source.to_string(),
+        };
+        let (graph, report) = match self.model()? {
+            Some(model) => {
+                let mut guard = model.lock().unwrap_or_else(|p| p.into_inner());
+                enrich::enrich(
+                    &mut tree,
+                    Some(guard.as_mut()),
+                    &self.config.enrich,
+                    progress,
+                )
+                .map_err(model_error)?
+            }
+            None => enrich::enrich(&mut tree, None, &self.config.enrich, progress)
+                .map_err(model_error)?,
+        };
+        Ok(IndexedDocument {
+            tree,
+            graph,
+            report,
+        })
+    }
+
+    /// The shared model, loaded on first use; `None` when the engine has none.
+    fn model(&self) -> Result<Option<&Mutex<Box<dyn TextGenerator>>>, IndexError> {
+        let Some(spec) = self.config.llm.as_deref() else {
+            if let Some(Ok(model)) = self.model.get() {
+                return Ok(Some(model));
+            }
+            return Ok(None);
+        };
+        let loaded = self.model.get_or_init(|| {
+            llm::load_generator(spec, &self.config.llm_options)
+                .map(Mutex::new)
+                .map_err(|e| e.to_string())
+        });
+        match loaded {
+            Ok(model) => Ok(Some(model)),
+            Err(reason) => Err(IndexError::ModelLoad {
+                spec: spec.to_string(),
+                reason: reason.clone(),
+            }),
+        }
+    }
+
+    /// Extraction and the structure-only tree (with tier (a) of the split cascade), zero
+    /// model calls.
+    ///
+    /// # Errors
+    /// As [`NanoIndex::index`], without the I/O and model errors.
+    pub fn structure(&self, bytes: &[u8], path: &Path) -> Result<DocumentTree, IndexError> {
         let display = path.display().to_string();
         let options = ExtractOptions {
             password: self.config.password.clone(),
@@ -127,7 +224,12 @@ impl NanoIndex {
                 pages: extracted.page_count,
             });
         }
-        let built = nanoindex_tree::build_tree(&extracted);
+        let built = nanoindex_tree::build_tree_with(
+            &extracted,
+            &nanoindex_tree::TreeOptions {
+                split_tokens: self.config.enrich.split_tokens,
+            },
+        );
         let mut warnings = extracted.warnings.clone();
         if !has_text {
             warnings
@@ -185,43 +287,6 @@ impl NanoIndex {
             all_bounding_boxes: built.all_bounding_boxes,
             page_dimensions: built.page_dimensions,
         };
-        let graph = nanoindex_graph::build_graph(&tree);
-        Ok(IndexedDocument { tree, graph })
-    }
-
-    /// Indexes `paths` on `jobs` worker threads (0 = one per available core) and writes
-    /// `<doc>.tree.json` and `<doc>.graph.json` into `out_dir`. A failing file is reported in
-    /// its [`BatchItem`] and the others go on. Results come back in input order.
-    pub fn index_batch(&self, paths: &[PathBuf], out_dir: &Path, jobs: usize) -> Vec<BatchItem> {
-        let run = || {
-            paths
-                .par_iter()
-                .map(|path| BatchItem {
-                    path: path.clone(),
-                    result: std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        self.index_and_write(path, out_dir)
-                    }))
-                    .unwrap_or_else(|_| Err(IndexError::Internal { path: path.clone() })),
-                })
-                .collect()
-        };
-        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        }
-    }
-
-    fn index_and_write(&self, path: &Path, out_dir: &Path) -> Result<WrittenDocument, IndexError> {
-        let document = self.index(path)?;
-        let name = &document.tree.doc_name;
-        let tree_path = out_dir.join(format!("{name}.tree.json"));
-        let graph_path = out_dir.join(format!("{name}.graph.json"));
-        save_tree(&document.tree, &tree_path)?;
-        save_graph(&document.graph, &graph_path)?;
-        Ok(WrittenDocument {
-            tree_path,
-            graph_path,
-            document,
-        })
+        Ok(tree)
     }
 }

@@ -3,7 +3,7 @@
 //! next question on the same file is instant.
 //!
 //! Cache layout, under [`cache_root`]:
-//! - `documents/<sha256 of the PDF, 32 hex>-f<FORMAT_VERSION>/tree.json` and
+//! - `documents/<sha256 of the PDF, 32 hex>-f<FORMAT_VERSION>t<TREE_REVISION>/tree.json` and
 //!   `graph-r<GRAPH_REVISION>.json` (structure-only index of a PDF; a graph written by an
 //!   older graph builder is rebuilt from the cached tree);
 //! - `<that dir or trees/<sha256 of the tree JSON, 32 hex>>/dense-<model>.f32` with
@@ -24,6 +24,10 @@ use crate::{sha256_hex, IndexError, NanoIndex};
 
 /// Revision of the graph builder's output; cached graphs of other revisions are rebuilt.
 pub const GRAPH_REVISION: u32 = 2;
+
+/// Revision of the tree builder's output (2: the split cascade); it is part of the cache
+/// directory name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 2;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = "NANOINDEX_CACHE";
@@ -215,7 +219,7 @@ impl NanoIndex {
         let sha = sha256_hex(&bytes);
         let dir = cache.map(|c| {
             c.join("documents")
-                .join(format!("{}-f{FORMAT_VERSION}", &sha[..32]))
+                .join(format!("{}-f{FORMAT_VERSION}t{TREE_REVISION}", &sha[..32]))
         });
         let graph_file = format!("graph-r{GRAPH_REVISION}.json");
         let cached = dir.as_ref().and_then(|d| {

@@ -15,6 +15,7 @@ use nanoindex::{Config, IndexedDocument, NanoIndex};
 fn run(path: &Path, password: Option<&str>) -> Result<IndexedDocument, String> {
     NanoIndex::new(Config {
         password: password.map(str::to_string),
+        ..Config::default()
     })
     .index(path)
     .map_err(|e| e.to_string())

@@ -1,0 +1,381 @@
+//! Batch indexing: many PDFs, in parallel, with progress events, a manifest that lets a
+//! second run skip unchanged documents (and an interrupted run resume), and sharding for
+//! job arrays.
+//!
+//! The manifest ([`MANIFEST_FILE`] in the output folder) maps each output document name to
+//! the SHA-256 of the PDF and a fingerprint of the indexing options; it is rewritten
+//! atomically after every finished document, so whatever finished before an interruption
+//! is skipped when the same command runs again.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+
+use nanoindex_core::{save_graph, save_tree, FORMAT_VERSION};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::{doc_name, sha256_hex, IndexError, IndexedDocument, NanoIndex, Progress};
+
+/// Name of the manifest file in the output folder.
+pub const MANIFEST_FILE: &str = ".nanoindex-index.json";
+
+/// Every `count`-th document starting at `index` (0-based) of the inputs sorted by path:
+/// `--shard K/N`, for Slurm arrays and Kubernetes indexed Jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Parses `K/N` with `0 <= K < N`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}` is not K/N (for example 0/4)"))?;
+        let index: usize = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard index `{k}` is not a number"))?;
+        let count: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard count `{n}` is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard `{s}` is out of range: K must be 0 to N-1 (K is 0-based)"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The inputs of this shard: sorted by path, then every `count`-th from `index`.
+    pub fn select(&self, paths: &[PathBuf]) -> Vec<PathBuf> {
+        let mut sorted = paths.to_vec();
+        sorted.sort();
+        sorted
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index)
+            .map(|(_, p)| p)
+            .collect()
+    }
+}
+
+/// How to run a batch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BatchOptions {
+    /// Documents indexed at once (0 = one per available core). Extraction runs in
+    /// parallel; the model serves one document at a time.
+    pub jobs: usize,
+    /// Only this shard of the inputs.
+    pub shard: Option<Shard>,
+    /// Index every document even when the manifest says it is unchanged.
+    pub force: bool,
+}
+
+/// A document written to disk.
+#[derive(Debug)]
+pub struct WrittenDocument {
+    /// Path of `<doc>.tree.json`.
+    pub tree_path: PathBuf,
+    /// Path of `<doc>.graph.json`.
+    pub graph_path: PathBuf,
+    /// The indexed document.
+    pub document: IndexedDocument,
+}
+
+/// What happened to one input.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Indexed and written.
+    Indexed(Box<WrittenDocument>),
+    /// Same content and options as in the manifest, outputs present: not indexed again.
+    Unchanged {
+        /// The existing tree file.
+        tree_path: PathBuf,
+        /// The existing graph file.
+        graph_path: PathBuf,
+    },
+    /// Failed; the rest of the batch went on.
+    Failed(IndexError),
+}
+
+/// One input of a batch and its outcome.
+#[derive(Debug)]
+pub struct BatchItem {
+    /// The input file.
+    pub path: PathBuf,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// Something that happened in a batch, for progress displays.
+#[derive(Debug)]
+pub enum BatchEvent<'a> {
+    /// The inputs are known: `total` documents in this shard, of which `unchanged` will be
+    /// skipped.
+    Planned {
+        /// Documents in this run (after sharding).
+        total: usize,
+        /// Documents the manifest shows unchanged.
+        unchanged: usize,
+    },
+    /// A document's pages were extracted and its structure built.
+    Extracted {
+        /// The input.
+        path: &'a Path,
+        /// Its page count.
+        pages: u32,
+        /// Its node count before enrichment.
+        nodes: usize,
+    },
+    /// A batch of model requests finished for a document.
+    Model {
+        /// The input.
+        path: &'a Path,
+        /// Where its enrichment is.
+        progress: &'a Progress,
+    },
+    /// A document is done (indexed, skipped or failed).
+    Finished {
+        /// The input and its outcome.
+        item: &'a BatchItem,
+    },
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Manifest {
+    format_version: u32,
+    documents: BTreeMap<String, ManifestEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ManifestEntry {
+    source_path: String,
+    sha256: String,
+    options: String,
+    tree: String,
+    graph: String,
+}
+
+impl Manifest {
+    fn load(out_dir: &Path) -> Manifest {
+        std::fs::read(out_dir.join(MANIFEST_FILE))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+            .filter(|m| m.format_version == FORMAT_VERSION)
+            .unwrap_or(Manifest {
+                format_version: FORMAT_VERSION,
+                documents: BTreeMap::new(),
+            })
+    }
+
+    fn save(&self, out_dir: &Path) -> std::io::Result<()> {
+        let tmp = out_dir.join(format!("{MANIFEST_FILE}.{}.tmp", std::process::id()));
+        std::fs::write(
+            &tmp,
+            serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?,
+        )?;
+        std::fs::rename(&tmp, out_dir.join(MANIFEST_FILE))
+    }
+}
+
+impl NanoIndex {
+    /// A fingerprint of everything that changes the output for the same PDF.
+    fn options_fingerprint(&self) -> String {
+        let c = &self.config;
+        sha256_hex(
+            format!(
+                "format={FORMAT_VERSION};llm={:?};enrich={:?};password={}",
+                c.llm,
+                c.enrich,
+                c.password.is_some()
+            )
+            .as_bytes(),
+        )[..16]
+            .to_string()
+    }
+
+    /// Indexes `paths` into `out_dir` (`<doc>.tree.json`, `<doc>.graph.json`), `jobs`
+    /// documents at a time, skipping documents the manifest shows unchanged, and reports
+    /// progress to `on_event` (called from worker threads). A failing file is reported in
+    /// its [`BatchItem`] and the others go on. Results come back in the order of the
+    /// (sharded) inputs.
+    pub fn index_batch(
+        &self,
+        paths: &[PathBuf],
+        out_dir: &Path,
+        options: &BatchOptions,
+        on_event: &(dyn Fn(BatchEvent<'_>) + Sync),
+    ) -> Vec<BatchItem> {
+        let paths = match options.shard {
+            Some(shard) => shard.select(paths),
+            None => paths.to_vec(),
+        };
+        let fingerprint = self.options_fingerprint();
+        let manifest = Mutex::new(Manifest::load(out_dir));
+        // Hash every input first, so the plan (and the progress total) is known up front.
+        let hashes: Vec<Option<(Vec<u8>, String)>> = paths
+            .par_iter()
+            .map(|p| {
+                std::fs::read(p).ok().map(|b| {
+                    let h = sha256_hex(&b);
+                    (b, h)
+                })
+            })
+            .collect();
+        let unchanged: Vec<Option<(PathBuf, PathBuf)>> = paths
+            .iter()
+            .zip(&hashes)
+            .map(|(path, hash)| {
+                let (_, sha) = hash.as_ref()?;
+                if options.force {
+                    return None;
+                }
+                let m = manifest.lock().unwrap_or_else(|p| p.into_inner());
+                let entry = m.documents.get(&doc_name(path))?;
+                let tree = out_dir.join(&entry.tree);
+                let graph = out_dir.join(&entry.graph);
+                (entry.sha256 == *sha
+                    && entry.options == fingerprint
+                    && tree.is_file()
+                    && graph.is_file())
+                .then_some((tree, graph))
+            })
+            .collect();
+        on_event(BatchEvent::Planned {
+            total: paths.len(),
+            unchanged: unchanged.iter().filter(|u| u.is_some()).count(),
+        });
+        let work = |i: usize| -> BatchItem {
+            let path = &paths[i];
+            let outcome = if let Some((tree_path, graph_path)) = unchanged[i].clone() {
+                Outcome::Unchanged {
+                    tree_path,
+                    graph_path,
+                }
+            } else {
+                let run = || self.index_one(path, hashes[i].as_ref(), out_dir, on_event);
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+                    Ok(Ok((written, sha))) => {
+                        let mut m = manifest.lock().unwrap_or_else(|p| p.into_inner());
+                        m.documents.insert(
+                            written.document.tree.doc_name.clone(),
+                            ManifestEntry {
+                                source_path: path.display().to_string(),
+                                sha256: sha,
+                                options: fingerprint.clone(),
+                                tree: file_name(&written.tree_path),
+                                graph: file_name(&written.graph_path),
+                            },
+                        );
+                        match m.save(out_dir) {
+                            Ok(()) => Outcome::Indexed(Box::new(written)),
+                            Err(source) => Outcome::Failed(IndexError::Io {
+                                path: out_dir.join(MANIFEST_FILE),
+                                source,
+                            }),
+                        }
+                    }
+                    Ok(Err(e)) => Outcome::Failed(e),
+                    Err(_) => Outcome::Failed(IndexError::Internal { path: path.clone() }),
+                }
+            };
+            let item = BatchItem {
+                path: path.clone(),
+                outcome,
+            };
+            on_event(BatchEvent::Finished { item: &item });
+            item
+        };
+        let run = || (0..paths.len()).into_par_iter().map(work).collect();
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(options.jobs)
+            .build()
+        {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        }
+    }
+
+    fn index_one(
+        &self,
+        path: &Path,
+        read: Option<&(Vec<u8>, String)>,
+        out_dir: &Path,
+        on_event: &(dyn Fn(BatchEvent<'_>) + Sync),
+    ) -> Result<(WrittenDocument, String), IndexError> {
+        let (bytes, sha) = match read {
+            Some((b, h)) => (b.as_slice(), h.clone()),
+            None => {
+                // Read again for the error message.
+                let error = std::fs::read(path).err().unwrap_or_else(|| {
+                    std::io::Error::other("the file changed while the batch ran")
+                });
+                return Err(IndexError::Io {
+                    path: path.to_path_buf(),
+                    source: error,
+                });
+            }
+        };
+        let tree = self.structure(bytes, path)?;
+        on_event(BatchEvent::Extracted {
+            path,
+            pages: tree.extraction_metadata.page_count,
+            nodes: tree.iter_nodes().count(),
+        });
+        let mut progress = |p: &Progress| on_event(BatchEvent::Model { path, progress: p });
+        let document = self.enrich(tree, path, Some(&mut progress))?;
+        let name = &document.tree.doc_name;
+        let tree_path = out_dir.join(format!("{name}.tree.json"));
+        let graph_path = out_dir.join(format!("{name}.graph.json"));
+        save_tree(&document.tree, &tree_path)?;
+        save_graph(&document.graph, &graph_path)?;
+        Ok((
+            WrittenDocument {
+                tree_path,
+                graph_path,
+                document,
+            },
+            sha,
+        ))
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_sorted_inputs() {
+        let paths: Vec<PathBuf> = ["c.pdf", "a.pdf", "e.pdf", "b.pdf", "d.pdf"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let s0: Shard = "0/2".parse().unwrap();
+        let s1: Shard = "1/2".parse().unwrap();
+        assert_eq!(
+            s0.select(&paths),
+            ["a.pdf", "c.pdf", "e.pdf"].map(PathBuf::from)
+        );
+        assert_eq!(s1.select(&paths), ["b.pdf", "d.pdf"].map(PathBuf::from));
+        assert!("2/2".parse::<Shard>().is_err());
+        assert!("1".parse::<Shard>().is_err());
+        assert!("a/3".parse::<Shard>().is_err());
+    }
+}

@@ -1,0 +1,324 @@
+//! Enrichment of a structure-only tree (SPEC "Indexing pipeline", steps 3–5), in order:
+//!
+//! 1. the split cascade for leaves still over the size limit ([`split`]; tier (a), headings
+//!    inside the text, already ran in `nanoindex-tree`);
+//! 2. the graph: cross-references and rule-based entities (`nanoindex-graph`, always);
+//! 3. node summaries and the document description ([`summary`]);
+//! 4. entities and relationships found by the model ([`entities`]), with the domain's types
+//!    ([`domain`]) and the user's custom ones.
+//!
+//! Steps 3 and 4 (and tiers b and c of step 1) need a model; without one the result is the
+//! structure, paragraph splits and the rule-based graph, with zero model calls. Model
+//! requests of one stage are sent together through
+//! [`nanoindex_llm::TextGenerator::generate_batch`] (several sequences per batch on
+//! llama.cpp).
+
+pub mod domain;
+mod entities;
+mod split;
+mod summary;
+mod text;
+
+use std::time::Instant;
+
+use nanoindex_core::{assign_node_ids, DocumentGraph, DocumentTree};
+use nanoindex_llm::{GenerateRequest, Generation, LlmError, TextGenerator, TokenControl};
+
+pub use entities::EntityStats;
+pub use split::SplitStats;
+pub use summary::{SummaryStats, MIN_SUMMARY_TOKENS};
+
+/// What to do beyond the structure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnrichOptions {
+    /// Leaves over this many estimated tokens are split (`None`: no split).
+    pub split_tokens: Option<usize>,
+    /// Write node summaries (needs a model).
+    pub summaries: bool,
+    /// Write a one-sentence document description (needs a model).
+    pub doc_description: bool,
+    /// Extraction domain (see [`domain::DOMAINS`]); `None`: the domain detected from the
+    /// content (the tree's `domain`), else `generic`.
+    pub domain: Option<String>,
+    /// Extra entity types for the model, beyond the domain's.
+    pub entity_types: Vec<String>,
+    /// Extra relationship types for the model, beyond the domain's.
+    pub relation_types: Vec<String>,
+    /// Ask the model for entities and relationships (needs a model).
+    pub llm_entities: bool,
+    /// Most requests sent to the model together.
+    pub batch_size: usize,
+    /// Most estimated tokens of document text in one request.
+    pub prompt_budget: usize,
+}
+
+impl Default for EnrichOptions {
+    fn default() -> Self {
+        EnrichOptions {
+            split_tokens: Some(nanoindex_tree::DEFAULT_SPLIT_TOKENS),
+            summaries: true,
+            doc_description: false,
+            domain: None,
+            entity_types: Vec::new(),
+            relation_types: Vec::new(),
+            llm_entities: true,
+            batch_size: 8,
+            prompt_budget: 900,
+        }
+    }
+}
+
+/// A stage of enrichment, for progress reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The split cascade.
+    Split,
+    /// The rule-based graph.
+    Graph,
+    /// Node summaries.
+    Summaries,
+    /// The document description.
+    Description,
+    /// Entities found by the model.
+    Entities,
+}
+
+impl Stage {
+    /// Display name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Split => "split",
+            Stage::Graph => "graph",
+            Stage::Summaries => "summaries",
+            Stage::Description => "description",
+            Stage::Entities => "entities",
+        }
+    }
+}
+
+/// A progress report: `done` of `total` model requests of `stage` are finished, with the
+/// tokens generated so far in this document.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// The stage running.
+    pub stage: Stage,
+    /// Requests of the stage finished.
+    pub done: usize,
+    /// Requests of the stage known so far (a stage may add requests as it goes).
+    pub total: usize,
+    /// Tokens generated in this document so far.
+    pub completion_tokens: u64,
+    /// Generated tokens per second of model time in this document so far.
+    pub tokens_per_s: f64,
+}
+
+/// What enrichment did and what it cost.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct EnrichReport {
+    /// The split cascade.
+    pub split: SplitStats,
+    /// Summaries.
+    pub summaries: SummaryStats,
+    /// Whether a document description was written.
+    pub description: bool,
+    /// The domain whose types were used.
+    pub domain: String,
+    /// Model extraction of entities.
+    pub entities: EntityStats,
+    /// Model requests made.
+    pub llm_calls: usize,
+    /// Prompt tokens evaluated (cached prefixes excluded).
+    pub prompt_tokens: u64,
+    /// Tokens generated.
+    pub completion_tokens: u64,
+    /// Wall time per stage, in milliseconds, in order.
+    pub stage_ms: Vec<(Stage, f64)>,
+}
+
+/// The model with its batch size and the counters of one document.
+pub(crate) struct Calls<'a, 'p> {
+    llm: &'a mut dyn TextGenerator,
+    batch_size: usize,
+    calls: usize,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+    model_ms: f64,
+    stage: Stage,
+    done: usize,
+    total: usize,
+    progress: Option<&'p mut dyn FnMut(&Progress)>,
+}
+
+impl<'a, 'p> Calls<'a, 'p> {
+    pub(crate) fn new(llm: &'a mut dyn TextGenerator, batch_size: usize) -> Self {
+        Calls {
+            llm,
+            batch_size: batch_size.max(1),
+            calls: 0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            model_ms: 0.0,
+            stage: Stage::Split,
+            done: 0,
+            total: 0,
+            progress: None,
+        }
+    }
+
+    fn start_stage(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.done = 0;
+        self.total = 0;
+    }
+
+    /// One request.
+    pub(crate) fn one(&mut self, request: &GenerateRequest) -> Result<Generation, LlmError> {
+        Ok(self
+            .batch(std::slice::from_ref(request))?
+            .pop()
+            .expect("one reply per request"))
+    }
+
+    /// Several requests, `batch_size` at a time; replies in request order.
+    pub(crate) fn batch(
+        &mut self,
+        requests: &[GenerateRequest],
+    ) -> Result<Vec<Generation>, LlmError> {
+        self.total += requests.len();
+        let mut out = Vec::with_capacity(requests.len());
+        for chunk in requests.chunks(self.batch_size) {
+            let started = Instant::now();
+            let replies = if chunk.len() == 1 {
+                vec![self
+                    .llm
+                    .generate(&chunk[0], &mut |_| TokenControl::Continue)?]
+            } else {
+                self.llm.generate_batch(chunk)?
+            };
+            self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
+            for r in &replies {
+                self.calls += 1;
+                self.prompt_tokens +=
+                    u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
+                self.completion_tokens += u64::from(r.n_completion_tokens);
+            }
+            self.done += replies.len();
+            out.extend(replies);
+            self.report();
+        }
+        Ok(out)
+    }
+
+    fn report(&mut self) {
+        let p = Progress {
+            stage: self.stage,
+            done: self.done,
+            total: self.total,
+            completion_tokens: self.completion_tokens,
+            tokens_per_s: if self.model_ms > 0.0 {
+                self.completion_tokens as f64 * 1000.0 / self.model_ms
+            } else {
+                0.0
+            },
+        };
+        if let Some(progress) = self.progress.as_deref_mut() {
+            progress(&p);
+        }
+    }
+}
+
+/// Enriches `tree` (structure-only, as `nanoindex-tree` built it) and returns its graph.
+/// With `llm` `None`, only the model-free steps run (paragraph splits and the rule-based
+/// graph). `progress` hears about every finished batch of model requests.
+///
+/// # Errors
+///
+/// Model failures ([`LlmError`]); replies that cannot be used are not errors (they are
+/// counted in the report and the step falls back).
+pub fn enrich(
+    tree: &mut DocumentTree,
+    llm: Option<&mut dyn TextGenerator>,
+    options: &EnrichOptions,
+    progress: Option<&mut dyn FnMut(&Progress)>,
+) -> Result<(DocumentGraph, EnrichReport), LlmError> {
+    let mut report = EnrichReport::default();
+    let mut calls = llm.map(|llm| {
+        let mut c = Calls::new(llm, options.batch_size);
+        c.progress = progress;
+        c
+    });
+    let timed = |stage: Stage, started: Instant, report: &mut EnrichReport| {
+        report
+            .stage_ms
+            .push((stage, started.elapsed().as_secs_f64() * 1000.0));
+    };
+
+    let started = Instant::now();
+    if let Some(limit) = options.split_tokens {
+        if let Some(c) = calls.as_mut() {
+            c.start_stage(Stage::Split);
+        }
+        report.split = split::split_oversized(&mut tree.structure, calls.as_mut(), limit)?;
+        assign_node_ids(&mut tree.structure);
+    }
+    timed(Stage::Split, started, &mut report);
+
+    let started = Instant::now();
+    let mut graph = nanoindex_graph::build_graph(tree);
+    timed(Stage::Graph, started, &mut report);
+
+    let domain_name = options
+        .domain
+        .clone()
+        .or_else(|| tree.domain.clone())
+        .filter(|d| domain::preset(d).is_some())
+        .unwrap_or_else(|| "generic".to_string());
+    report.domain = domain_name.clone();
+    if let Some(calls) = calls.as_mut() {
+        if options.summaries {
+            let started = Instant::now();
+            calls.start_stage(Stage::Summaries);
+            report.summaries =
+                summary::summarize(&mut tree.structure, calls, options.prompt_budget)?;
+            timed(Stage::Summaries, started, &mut report);
+        }
+        if options.doc_description {
+            let started = Instant::now();
+            calls.start_stage(Stage::Description);
+            tree.doc_description = summary::describe(
+                &tree.doc_name,
+                &tree.structure,
+                calls,
+                options.prompt_budget,
+            )?;
+            report.description = tree.doc_description.is_some();
+            timed(Stage::Description, started, &mut report);
+        }
+        if options.llm_entities {
+            let started = Instant::now();
+            calls.start_stage(Stage::Entities);
+            let preset = domain::preset(&domain_name).unwrap_or(&domain::DOMAINS[0]);
+            let (entity_types, relation_types) =
+                domain::types_for(preset, &options.entity_types, &options.relation_types);
+            let nodes: Vec<&nanoindex_core::TreeNode> = tree.iter_nodes().collect();
+            report.entities = entities::extract(
+                &nodes,
+                &mut graph,
+                calls,
+                &entity_types,
+                &relation_types,
+                preset.focus,
+                MIN_SUMMARY_TOKENS,
+            )?;
+            timed(Stage::Entities, started, &mut report);
+        }
+        report.llm_calls = calls.calls;
+        report.prompt_tokens = calls.prompt_tokens;
+        report.completion_tokens = calls.completion_tokens;
+    }
+    if options.domain.is_some() {
+        tree.domain = Some(domain_name);
+    }
+    Ok((graph, report))
+}

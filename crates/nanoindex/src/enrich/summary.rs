@@ -1,0 +1,415 @@
+//! Node summaries and the document description.
+//!
+//! Every node whose own text is at least [`MIN_SUMMARY_TOKENS`] gets a summary of that text;
+//! text over the per-call budget is summarised in parts (cut at paragraphs and sentences)
+//! and the part summaries are then combined. A node with children is summarised from its
+//! own text's summary and its children's titles and summaries, deepest nodes first. All
+//! requests of one stage go to the model together, several sequences per batch.
+//!
+//! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
+//! over and over) and not a copy of the text's first sentence. A rejected summary is asked
+//! for once more with a stricter instruction, then left out.
+
+use nanoindex_core::{estimate_tokens, TreeNode};
+use nanoindex_llm::{GenerateRequest, LlmError};
+
+use super::text::{head, pack, paragraphs, sentences};
+use super::Calls;
+
+/// Nodes with less own text than this (estimated tokens) get no summary of their own text;
+/// a parent still gets one from its children.
+pub const MIN_SUMMARY_TOKENS: usize = 40;
+
+/// Most generated tokens per summary.
+const SUMMARY_MAX_TOKENS: u32 = 80;
+
+const SYSTEM: &str = "You summarise sections of documents for a search index. You write in \
+                      your own words and never copy sentences from the text.";
+
+/// What summarisation did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SummaryStats {
+    /// Nodes that received a summary.
+    pub summarised: usize,
+    /// Nodes whose text was summarised in more than one part.
+    pub in_parts: usize,
+    /// Replies rejected (empty, degenerate, or a copy of the first sentence).
+    pub rejected: usize,
+    /// Nodes left without a summary after the retry.
+    pub missing: usize,
+}
+
+/// One node's place in the tree and what it needs.
+struct Target {
+    path: Vec<usize>,
+    depth: usize,
+    title: String,
+    own_text: String,
+    has_children: bool,
+}
+
+/// Writes `summary` on every node of `structure` that is large enough. `budget` is the
+/// most estimated tokens of source text per request.
+///
+/// # Errors
+///
+/// Model failures only.
+pub(crate) fn summarize(
+    structure: &mut [TreeNode],
+    calls: &mut Calls<'_, '_>,
+    budget: usize,
+) -> Result<SummaryStats, LlmError> {
+    let mut stats = SummaryStats::default();
+    let mut targets = Vec::new();
+    collect(structure, &mut Vec::new(), &mut targets);
+
+    // Stage 1: every part of every node's own text.
+    let mut part_owner: Vec<usize> = Vec::new();
+    let mut part_requests = Vec::new();
+    let mut part_texts = Vec::new();
+    for (t, target) in targets.iter().enumerate() {
+        if estimate_tokens(&target.own_text) < MIN_SUMMARY_TOKENS {
+            continue;
+        }
+        for range in parts(&target.own_text, budget) {
+            let text = &target.own_text[range];
+            part_requests.push(summary_request(&target.title, text, false));
+            part_texts.push(text.to_string());
+            part_owner.push(t);
+        }
+    }
+    let part_summaries = checked(calls, &part_requests, &part_texts, &mut stats)?;
+    let mut own_summary: Vec<Option<String>> = vec![None; targets.len()];
+    let mut pieces: Vec<Vec<String>> = vec![Vec::new(); targets.len()];
+    for (owner, summary) in part_owner.iter().zip(part_summaries) {
+        if let Some(s) = summary {
+            pieces[*owner].push(s);
+        }
+    }
+    // Stage 2: combine the parts of long texts.
+    let mut combine_owner = Vec::new();
+    let mut combine_requests = Vec::new();
+    let mut combine_sources = Vec::new();
+    for (t, p) in pieces.iter_mut().enumerate() {
+        match p.len() {
+            0 => {}
+            1 => own_summary[t] = p.pop(),
+            _ => {
+                stats.in_parts += 1;
+                let joined = p.join("\n");
+                combine_requests.push(combine_request(&targets[t].title, &joined));
+                combine_sources.push(targets[t].own_text.clone());
+                combine_owner.push(t);
+            }
+        }
+    }
+    let combined = checked(calls, &combine_requests, &combine_sources, &mut stats)?;
+    for (t, s) in combine_owner.into_iter().zip(combined) {
+        own_summary[t] = s;
+    }
+    let mut summary: Vec<Option<String>> = targets
+        .iter()
+        .zip(&own_summary)
+        .map(|(t, s)| if t.has_children { None } else { s.clone() })
+        .collect();
+
+    // Stage 3: parents, deepest first, from their own summary and their children's.
+    let max_depth = targets.iter().map(|t| t.depth).max().unwrap_or(0);
+    for depth in (0..=max_depth).rev() {
+        let mut owners = Vec::new();
+        let mut requests = Vec::new();
+        let mut sources = Vec::new();
+        for (t, target) in targets.iter().enumerate() {
+            if target.depth != depth || !target.has_children {
+                continue;
+            }
+            let children: Vec<String> = targets
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.depth == depth + 1 && c.path.starts_with(&target.path))
+                .map(|(c, child)| match &summary[c] {
+                    Some(s) => format!("- {}: {s}", child.title),
+                    None => format!("- {}", child.title),
+                })
+                .collect();
+            if own_summary[t].is_none() && !children.iter().any(|c| c.contains(": ")) {
+                continue;
+            }
+            let mut context = String::new();
+            if let Some(s) = &own_summary[t] {
+                context.push_str(&format!("Introduction: {s}\n"));
+            }
+            context.push_str("Subsections:\n");
+            context.push_str(head(&children.join("\n"), budget));
+            requests.push(summary_request(&target.title, &context, true));
+            sources.push(target.own_text.clone());
+            owners.push(t);
+        }
+        let done = checked(calls, &requests, &sources, &mut stats)?;
+        for (t, s) in owners.into_iter().zip(done) {
+            summary[t] = s;
+        }
+    }
+    for (target, s) in targets.iter().zip(summary) {
+        let big = estimate_tokens(&target.own_text) >= MIN_SUMMARY_TOKENS;
+        match s {
+            Some(s) => {
+                stats.summarised += 1;
+                node_mut(structure, &target.path).summary = Some(s);
+            }
+            None if big => stats.missing += 1,
+            None => {}
+        }
+    }
+    Ok(stats)
+}
+
+/// A one-sentence description of the document from its top-level titles and summaries.
+///
+/// # Errors
+///
+/// Model failures only; `Ok(None)` when the reply is not usable.
+pub(crate) fn describe(
+    doc_name: &str,
+    structure: &[TreeNode],
+    calls: &mut Calls<'_, '_>,
+    budget: usize,
+) -> Result<Option<String>, LlmError> {
+    let outline: Vec<String> = structure
+        .iter()
+        .map(|n| match &n.summary {
+            Some(s) => format!("- {}: {s}", n.title),
+            None => format!("- {}", n.title),
+        })
+        .collect();
+    let first_text = structure
+        .iter()
+        .find_map(|n| n.text.as_deref())
+        .unwrap_or("");
+    let user = format!(
+        "Document file: {doc_name}\n\nOpening text:\n{}\n\nSections:\n{}\n\nIn one sentence, \
+         say what kind of document this is, who it is from, and what subject or period it \
+         covers.",
+        head(first_text, budget / 4),
+        head(&outline.join("\n"), budget * 3 / 4)
+    );
+    let request = GenerateRequest::chat(SYSTEM, &user)
+        .with_max_tokens(64)
+        .with_stop(["\n\n"]);
+    let reply = calls.one(&request)?;
+    let text = clean(&reply.text);
+    Ok((!text.is_empty() && !is_degenerate(&text)).then_some(text))
+}
+
+fn collect(nodes: &[TreeNode], path: &mut Vec<usize>, out: &mut Vec<Target>) {
+    for (i, node) in nodes.iter().enumerate() {
+        path.push(i);
+        out.push(Target {
+            path: path.clone(),
+            depth: path.len(),
+            title: node.title.clone(),
+            own_text: node.text.clone().unwrap_or_default(),
+            has_children: !node.nodes.is_empty(),
+        });
+        collect(&node.nodes, path, out);
+        path.pop();
+    }
+}
+
+fn node_mut<'a>(structure: &'a mut [TreeNode], path: &[usize]) -> &'a mut TreeNode {
+    let mut node = &mut structure[path[0]];
+    for &i in &path[1..] {
+        node = &mut node.nodes[i];
+    }
+    node
+}
+
+/// Parts of `text` of at most `budget` estimated tokens, cut at paragraphs and sentences.
+fn parts(text: &str, budget: usize) -> Vec<std::ops::Range<usize>> {
+    let mut bounds = Vec::new();
+    for p in paragraphs(text) {
+        bounds.push(p.start);
+        if estimate_tokens(&text[p.clone()]) > budget {
+            bounds.extend(sentences(text, p).into_iter().map(|s| s.start));
+        }
+    }
+    pack(text, 0..text.len(), &bounds, budget)
+        .into_iter()
+        .map(|r| {
+            // A stretch with no boundary inside can still be over the budget: keep its head.
+            let keep = head(&text[r.clone()], budget).len();
+            r.start..r.start + keep
+        })
+        .collect()
+}
+
+fn summary_request(title: &str, text: &str, from_children: bool) -> GenerateRequest {
+    let what = if from_children {
+        "Summarise the section described above in one or two sentences of your own words: \
+         what it covers and its main facts."
+    } else {
+        "Summarise the section above in one or two sentences of your own words, naming its \
+         main facts and figures."
+    };
+    GenerateRequest::chat(SYSTEM, &format!("Section: {title}\n\n{text}\n\n{what}"))
+        .with_max_tokens(SUMMARY_MAX_TOKENS)
+        .with_stop(["\n\n"])
+}
+
+fn combine_request(title: &str, partial: &str) -> GenerateRequest {
+    GenerateRequest::chat(
+        SYSTEM,
+        &format!(
+            "Section: {title}\n\nSummaries of its consecutive parts:\n{partial}\n\nCombine them \
+             into one summary of the whole section, in one or two sentences."
+        ),
+    )
+    .with_max_tokens(SUMMARY_MAX_TOKENS)
+    .with_stop(["\n\n"])
+}
+
+/// Runs `requests` (batched) and checks each reply against its source text; rejected ones
+/// are asked once more with a stricter instruction.
+fn checked(
+    calls: &mut Calls<'_, '_>,
+    requests: &[GenerateRequest],
+    sources: &[String],
+    stats: &mut SummaryStats,
+) -> Result<Vec<Option<String>>, LlmError> {
+    let replies = calls.batch(requests)?;
+    let mut out: Vec<Option<String>> = Vec::with_capacity(replies.len());
+    let mut retry = Vec::new();
+    let mut retry_at = Vec::new();
+    for (i, reply) in replies.iter().enumerate() {
+        let text = clean(&reply.text);
+        if usable(&text, &sources[i]) {
+            out.push(Some(text));
+        } else {
+            stats.rejected += 1;
+            out.push(None);
+            let mut request = requests[i].clone();
+            if let Some(last) = request.messages.last_mut() {
+                last.content.push_str(
+                    " Start with \"This section\". Do not repeat the first sentence of the text.",
+                );
+            }
+            retry.push(request);
+            retry_at.push(i);
+        }
+    }
+    let second = calls.batch(&retry)?;
+    for (i, reply) in retry_at.into_iter().zip(second) {
+        let text = clean(&reply.text);
+        if usable(&text, &sources[i]) {
+            out[i] = Some(text);
+        } else {
+            stats.rejected += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Trims the reply and drops a leading `Summary:` label.
+fn clean(reply: &str) -> String {
+    let text = reply.trim();
+    let text = ["Summary:", "**Summary:**", "Summary -"]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+        .unwrap_or(text);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// True when a phrase of three words makes up most of the text.
+fn is_degenerate(text: &str) -> bool {
+    let w = words(text);
+    if w.len() < 12 {
+        return false;
+    }
+    let trigrams: Vec<&[String]> = w.windows(3).collect();
+    let distinct: std::collections::HashSet<&[String]> = trigrams.iter().copied().collect();
+    distinct.len() * 2 < trigrams.len()
+}
+
+/// Replies that restate the prompt's own labels (`Section: …`, `Subsections:`) instead of
+/// summarising.
+fn echoes_prompt(summary: &str) -> bool {
+    let lower = summary.trim_start().to_lowercase();
+    [
+        "section:",
+        "subsections:",
+        "introduction:",
+        "text:",
+        "summaries of its",
+    ]
+    .iter()
+    .any(|label| lower.starts_with(label) || lower.contains(&format!(" {label}")))
+}
+
+/// A summary is usable when it has at least four words, is not degenerate, and is not the
+/// source's first sentence (nor that sentence with a few words added or cut), and does not
+/// restate the prompt's labels.
+pub(crate) fn usable(summary: &str, source: &str) -> bool {
+    let s = words(summary);
+    if s.len() < 4 || is_degenerate(summary) || echoes_prompt(summary) {
+        return false;
+    }
+    let Some(first) = paragraphs(source)
+        .into_iter()
+        .flat_map(|p| sentences(source, p))
+        .map(|r| words(&source[r]))
+        .find(|w| w.len() >= 3)
+    else {
+        return true;
+    };
+    let shared_prefix = s.iter().zip(&first).take_while(|(a, b)| a == b).count();
+    let copies = shared_prefix >= first.len().min(s.len()).saturating_sub(2).max(3)
+        && shared_prefix * 10 >= s.len() * 7;
+    !copies
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_of_the_first_sentence_are_not_summaries() {
+        let source = "The company leases its headquarters in Austin. Rent is $2 million a year.";
+        assert!(!usable(
+            "The company leases its headquarters in Austin.",
+            source
+        ));
+        assert!(!usable(
+            "The company leases its headquarters in Austin, Texas.",
+            source
+        ));
+        assert!(!usable("  ", source));
+        assert!(!usable("Section: Quarterly Financial Report", source));
+        assert!(!usable(
+            "rent rent rent rent rent rent rent rent rent rent rent rent rent",
+            source
+        ));
+        assert!(usable(
+            "This section describes the Austin headquarters lease and its $2 million annual rent.",
+            source
+        ));
+    }
+
+    #[test]
+    fn long_text_is_cut_into_parts_within_the_budget() {
+        let text = (0..40)
+            .map(|i| format!("Paragraph {i} has several words in it to make it longer."))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let p = parts(&text, 60);
+        assert!(p.len() > 1);
+        assert!(p.iter().all(|r| estimate_tokens(&text[r.clone()]) <= 60));
+        assert_eq!(p[0].start, 0);
+    }
+}

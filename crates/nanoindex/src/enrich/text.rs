@@ -1,0 +1,313 @@
+//! Text segmentation shared by the split cascade and the enrichment prompts: paragraphs,
+//! sentences, opening words and titles, all as byte ranges of the original text so that
+//! whatever is cut from it stays verbatim.
+
+use std::ops::Range;
+
+/// Paragraphs of `text`: maximal runs of lines between blank lines (the tree separates
+/// blocks with a blank line), as byte ranges without the surrounding blank lines.
+pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut end = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if body.trim().is_empty() {
+            if let Some(s) = start.take() {
+                out.push(s..end);
+            }
+        } else {
+            if start.is_none() {
+                start = Some(offset);
+            }
+            end = offset + body.len();
+        }
+        offset += line.len();
+    }
+    if let Some(s) = start {
+        out.push(s..end);
+    }
+    out
+}
+
+/// Sentences inside `range` of `text`: a sentence ends after `.`, `!` or `?` (and any
+/// closing quote or bracket) followed by whitespace and then an uppercase letter, a digit,
+/// a quote or a bracket — or at a blank line. Ranges are trimmed of surrounding whitespace.
+pub fn sentences(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let slice = &text[range.clone()];
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = slice.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        let mut end_here = None;
+        if matches!(c, '.' | '!' | '?') {
+            let mut j = i + 1;
+            while j < chars.len() && matches!(chars[j].1, '"' | '\'' | ')' | '”' | '’') {
+                j += 1;
+            }
+            let mut k = j;
+            while k < chars.len() && chars[k].1.is_whitespace() {
+                k += 1;
+            }
+            let next_opens = chars.get(k).is_some_and(|&(_, n)| {
+                n.is_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '“' | '(' | '[')
+            });
+            if k > j && next_opens && !is_abbreviation(&slice[..at]) {
+                end_here = Some((chars.get(j).map_or(slice.len(), |&(b, _)| b), k));
+            }
+        } else if c == '\n' && chars.get(i + 1).is_some_and(|&(_, n)| n == '\n') {
+            end_here = Some((at, i + 1));
+        }
+        if let Some((end_byte, next)) = end_here {
+            push_trimmed(&mut out, slice, start..end_byte, range.start);
+            start = chars.get(next).map_or(slice.len(), |&(b, _)| b);
+            i = next;
+        } else {
+            i += 1;
+        }
+    }
+    push_trimmed(&mut out, slice, start..slice.len(), range.start);
+    out
+}
+
+/// Words before a period that do not end a sentence (`Inc.`, `No.`, `U.S.`).
+fn is_abbreviation(before: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let single_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
+    single_initial
+        || word.contains('.')
+        || matches!(
+            word,
+            "Inc"
+                | "Corp"
+                | "Co"
+                | "Ltd"
+                | "No"
+                | "Nos"
+                | "Mr"
+                | "Mrs"
+                | "Ms"
+                | "Dr"
+                | "St"
+                | "vs"
+                | "v"
+                | "e.g"
+                | "i.e"
+                | "etc"
+                | "Sec"
+                | "Art"
+                | "approx"
+                | "Jan"
+                | "Feb"
+                | "Mar"
+                | "Apr"
+                | "Jun"
+                | "Jul"
+                | "Aug"
+                | "Sep"
+                | "Sept"
+                | "Oct"
+                | "Nov"
+                | "Dec"
+        )
+}
+
+fn push_trimmed(out: &mut Vec<Range<usize>>, slice: &str, r: Range<usize>, base: usize) {
+    let part = &slice[r.clone()];
+    let lead = part.len() - part.trim_start().len();
+    let trail = part.len() - part.trim_end().len();
+    if r.start + lead < r.end - trail {
+        out.push(base + r.start + lead..base + r.end - trail);
+    }
+}
+
+/// The first `n` words of the line starting at byte `at`, exactly as written (so that a
+/// model can copy them and [`find_opening`] can find them again).
+pub fn opening_words(text: &str, at: usize, n: usize) -> String {
+    let line = text[at..].lines().next().unwrap_or("");
+    let mut end = 0;
+    for (count, (i, word)) in word_spans(line).enumerate() {
+        end = i + word.len();
+        if count + 1 >= n {
+            break;
+        }
+    }
+    line[..end].to_string()
+}
+
+fn word_spans(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split(' ')
+        .scan(0usize, |pos, w| {
+            let at = *pos;
+            *pos += w.len() + 1;
+            Some((at, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+}
+
+/// Where `opening` occurs in `text` at one of the allowed `starts` (exact, case-sensitive),
+/// else anywhere at the start of a line. `None` when it is not in the text verbatim.
+pub fn find_opening(text: &str, starts: &[usize], opening: &str) -> Option<usize> {
+    let opening = opening.trim();
+    if opening.is_empty() {
+        return None;
+    }
+    if let Some(&at) = starts.iter().find(|&&s| text[s..].starts_with(opening)) {
+        return Some(at);
+    }
+    text.match_indices(opening)
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || text[..i].ends_with('\n'))
+}
+
+/// A title for a piece of text: its first non-blank line, cut at a word boundary to at
+/// most `max_chars` characters (with `…` when cut).
+pub fn title_of(text: &str, max_chars: usize) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() <= max_chars {
+        return line.to_string();
+    }
+    let mut out = String::new();
+    for word in line.split_whitespace() {
+        if out.chars().count() + word.chars().count() + 1 > max_chars.saturating_sub(1) {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        out = line.chars().take(max_chars.saturating_sub(1)).collect();
+    }
+    out.push('…');
+    out
+}
+
+/// The longest prefix of `text` of at most `max_tokens` estimated tokens
+/// ([`nanoindex_core::estimate_tokens`]), cut at a character boundary.
+pub fn head(text: &str, max_tokens: usize) -> &str {
+    let max_chars = max_tokens * 4;
+    match text.char_indices().nth(max_chars) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
+
+/// Splits `range` of `text` into consecutive pieces of at most `limit` estimated tokens,
+/// cutting only at the given boundaries (sorted byte offsets inside the range). A stretch
+/// between two boundaries that is over the limit on its own is its own piece.
+pub fn pack(
+    text: &str,
+    range: Range<usize>,
+    boundaries: &[usize],
+    limit: usize,
+) -> Vec<Range<usize>> {
+    let mut cuts: Vec<usize> = boundaries
+        .iter()
+        .copied()
+        .filter(|&b| b > range.start && b < range.end)
+        .collect();
+    cuts.push(range.end);
+    let mut out = Vec::new();
+    let mut start = range.start;
+    let mut last_ok = None;
+    for &cut in &cuts {
+        if nanoindex_core::estimate_tokens(&text[start..cut]) <= limit {
+            last_ok = Some(cut);
+            continue;
+        }
+        match last_ok.take() {
+            Some(ok) => {
+                out.push(start..ok);
+                start = ok;
+                if nanoindex_core::estimate_tokens(&text[start..cut]) <= limit {
+                    last_ok = Some(cut);
+                } else {
+                    out.push(start..cut);
+                    start = cut;
+                }
+            }
+            None => {
+                out.push(start..cut);
+                start = cut;
+            }
+        }
+    }
+    if start < range.end {
+        out.push(start..range.end);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_are_runs_between_blank_lines() {
+        let text = "Title\n\nFirst line\nsecond line\n\n\nLast.";
+        let p: Vec<&str> = paragraphs(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(p, ["Title", "First line\nsecond line", "Last."]);
+    }
+
+    #[test]
+    fn sentences_skip_abbreviations_and_decimals() {
+        let text = "Acme Inc. Sold 3.5 tons. Revenue rose 4% in the U.S. Market. Next one?  Yes.";
+        let s: Vec<&str> = sentences(text, 0..text.len())
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            s,
+            [
+                "Acme Inc. Sold 3.5 tons.",
+                "Revenue rose 4% in the U.S. Market.",
+                "Next one?",
+                "Yes."
+            ]
+        );
+    }
+
+    #[test]
+    fn openings_are_verbatim_and_found_again() {
+        let text = "Intro text.\nThe Supplier  shall deliver goods on time.\nMore.";
+        let at = text.find("The").unwrap();
+        let opening = opening_words(text, at, 4);
+        assert_eq!(opening, "The Supplier  shall deliver");
+        assert_eq!(find_opening(text, &[], &opening), Some(at));
+        assert_eq!(find_opening(text, &[], "The Supplier shall"), None);
+    }
+
+    #[test]
+    fn titles_are_cut_at_words() {
+        assert_eq!(title_of("\n  Short line\nmore", 40), "Short line");
+        assert_eq!(title_of("one two three four", 12), "one two…");
+    }
+
+    #[test]
+    fn packing_respects_the_limit_and_boundaries() {
+        let text = "aaaa ".repeat(40); // 200 chars, 50 tokens
+        let bounds: Vec<usize> = (1..10).map(|i| i * 20).collect();
+        let pieces = pack(&text, 0..text.len(), &bounds, 12);
+        assert!(pieces
+            .iter()
+            .all(|r| nanoindex_core::estimate_tokens(&text[r.clone()]) <= 12));
+        assert_eq!(pieces.first().unwrap().start, 0);
+        assert_eq!(pieces.last().unwrap().end, text.len());
+        assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+        assert!(pieces
+            .iter()
+            .all(|r| r.start == 0 || bounds.contains(&r.start)));
+    }
+}
