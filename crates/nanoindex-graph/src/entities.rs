@@ -347,13 +347,54 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
             for m in p.date.find_iter(line) {
                 c.entity(m.as_str(), "date", id, line);
             }
+            for m in p.percentage.find_iter(line) {
+                c.entity(m.as_str(), "percentage", id, line);
+            }
+            let lower = line.to_lowercase();
+            let amounts: Vec<(usize, String, &str)> = p
+                .money
+                .find_iter(line)
+                .map(|m| (m.start(), m.as_str().to_string(), "money"))
+                .chain(
+                    p.percentage
+                        .find_iter(line)
+                        .map(|m| (m.start(), m.as_str().to_string(), "percentage")),
+                )
+                .collect();
+            for (_, amount, kind) in amounts.iter().filter(|a| a.2 == "money") {
+                c.entity(amount, kind, id, line);
+            }
+            // A metric and the first amount after it in the same line: `has_value`.
+            for metric in METRICS {
+                let Some(at) = lower.find(metric) else {
+                    continue;
+                };
+                let value = amounts.iter().filter(|a| a.0 > at).min_by_key(|a| a.0);
+                if let Some((_, amount, kind)) = value {
+                    // Named in lowercase: offsets in `lower` need not be offsets in `line`.
+                    let metric_name = (*metric).to_string();
+                    if let (Some(m), Some(v)) = (
+                        c.entity(&metric_name, "metric", id, line),
+                        c.entity(amount, kind, id, line),
+                    ) {
+                        c.relationship(&m, &v, "has_value", id, line);
+                    }
+                }
+            }
+        }
+        // Statements that wrap over lines are read per paragraph, after the lines, so that
+        // names found there are the canonical spellings.
+        for paragraph in text.split("\n\n") {
+            let line_owned = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+            let line = line_owned.as_str();
+            if is_table_row(line) {
+                continue;
+            }
+            let lower = line.to_lowercase();
             for m in p.defined_term.captures_iter(line) {
                 if let Some(term) = m.get(1) {
                     c.entity(term.as_str(), "defined_term", id, line);
                 }
-            }
-            for m in p.percentage.find_iter(line) {
-                c.entity(m.as_str(), "percentage", id, line);
             }
             for m in p.governed_by.captures_iter(line) {
                 let (Some(doc), Some(place)) = (m.get(1), m.get(2)) else {
@@ -385,7 +426,6 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                     c.relationship(&a, &b, "subsidiary_of", id, line);
                 }
             }
-            let lower = line.to_lowercase();
             // A metric followed by a change ("revenue increased 12%"): `grew_by`.
             for metric in METRICS {
                 let Some(at) = lower.find(metric) else {
@@ -398,36 +438,6 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                         c.entity(change.as_str(), "percentage", id, line),
                     ) {
                         c.relationship(&m, &v, "grew_by", id, line);
-                    }
-                }
-            }
-            let amounts: Vec<(usize, String, &str)> = p
-                .money
-                .find_iter(line)
-                .map(|m| (m.start(), m.as_str().to_string(), "money"))
-                .chain(
-                    p.percentage
-                        .find_iter(line)
-                        .map(|m| (m.start(), m.as_str().to_string(), "percentage")),
-                )
-                .collect();
-            for (_, amount, kind) in amounts.iter().filter(|a| a.2 == "money") {
-                c.entity(amount, kind, id, line);
-            }
-            // A metric and the first amount after it in the same line: `has_value`.
-            for metric in METRICS {
-                let Some(at) = lower.find(metric) else {
-                    continue;
-                };
-                let value = amounts.iter().filter(|a| a.0 > at).min_by_key(|a| a.0);
-                if let Some((_, amount, kind)) = value {
-                    // Named in lowercase: offsets in `lower` need not be offsets in `line`.
-                    let metric_name = (*metric).to_string();
-                    if let (Some(m), Some(v)) = (
-                        c.entity(&metric_name, "metric", id, line),
-                        c.entity(amount, kind, id, line),
-                    ) {
-                        c.relationship(&m, &v, "has_value", id, line);
                     }
                 }
             }

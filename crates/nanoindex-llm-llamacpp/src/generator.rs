@@ -718,9 +718,14 @@ impl LlamaCppGenerator {
                     sequence.stop_reason = Some(StopReason::MaxTokens);
                     continue;
                 }
-                let token = sequence
-                    .chooser
-                    .choose(&self.context, sequence.logits_idx)?;
+                // The first token was chosen from the prompt's own logits right after its
+                // prefill; later ones from this sequence's row of the last decode.
+                let token = match sequence.first_token.take() {
+                    Some(token) => token,
+                    None => sequence
+                        .chooser
+                        .choose(&self.context, sequence.logits_idx)?,
+                };
                 if self.model.vocab().is_eog(token) {
                     sequence.stop_reason = Some(StopReason::EndOfGeneration);
                     continue;

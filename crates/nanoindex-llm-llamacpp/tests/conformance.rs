@@ -306,10 +306,20 @@ fn batch_decoding_agrees_with_single_sequences() {
         "Operating costs fell because two factories were closed in 2023.",
         "A lawsuit about patents was settled for 30 million dollars.",
     ];
-    let requests: Vec<GenerateRequest> = texts
+    let mut requests: Vec<GenerateRequest> = texts
         .iter()
         .map(|t| GenerateRequest::chat(system, t).with_max_tokens(24))
         .collect();
+    // A request whose reply starts differently from the others: each sequence's first
+    // token must come from its own prompt, not from the last prompt evaluated.
+    requests.insert(
+        0,
+        GenerateRequest::chat(
+            "Reply with a number only.",
+            "How many legs does a spider have?",
+        )
+        .with_max_tokens(8),
+    );
     let batch = generator.generate_batch(&requests).unwrap();
     assert_eq!(batch.len(), requests.len());
     let (mut agree, mut total) = (0, 0);
@@ -325,6 +335,13 @@ fn batch_decoding_agrees_with_single_sequences() {
             .take_while(|(a, b)| a == b)
             .count();
         assert!(!batched.text.is_empty());
+        assert_eq!(
+            single.tokens.first(),
+            batched.tokens.first(),
+            "first token of `{}` vs `{}`",
+            single.text,
+            batched.text
+        );
         eprintln!(
             "single {:?}\nbatch  {:?}\n{:?}\n{:?}",
             single.tokens, batched.tokens, single.text, batched.text

@@ -9,7 +9,8 @@
 //!   the sentence it came from; every child holds the verbatim source text from its
 //!   sentence to the next claim's, with the claim as its title and `proposition`;
 //! - (d) `paragraphs`: consecutive paragraphs packed up to the limit (sentences, then lines,
-//!   when one paragraph is over it) — never fixed token windows.
+//!   when one paragraph is over it) — never fixed token windows — titled `<title> (part i
+//!   of n)`.
 //!
 //! Children keep the exact text of the parent (their `source_span` says where it was); the
 //! parent keeps the text before the first child as its own. A child still over the limit
@@ -85,7 +86,7 @@ pub(crate) fn split_oversized(
             }
         }
         let (pieces, method) =
-            plan.unwrap_or_else(|| (paragraph_chunks(&text, limit), "paragraphs"));
+            plan.unwrap_or_else(|| (paragraph_chunks(&node.title, &text, limit), "paragraphs"));
         if pieces.len() < 2 && pieces.first().is_none_or(|p| p.range.start == 0) {
             continue;
         }
@@ -98,7 +99,7 @@ pub(crate) fn split_oversized(
         for child in &mut node.nodes {
             let child_text = child.text.clone().unwrap_or_default();
             if estimate_tokens(&child_text) > limit {
-                let pieces = paragraph_chunks(&child_text, limit);
+                let pieces = paragraph_chunks(&child.title, &child_text, limit);
                 if pieces.len() >= 2 {
                     stats.paragraphs += 1;
                     apply(child, &child_text, pieces, "paragraphs");
@@ -360,8 +361,9 @@ fn propositions(
 }
 
 /// Tier (d): paragraphs packed up to `limit`; a paragraph over the limit is cut at its
-/// sentences, a sentence over it at its lines.
-fn paragraph_chunks(text: &str, limit: usize) -> Vec<Piece> {
+/// sentences, a sentence over it at its lines. Pieces are titled `<title> (part i of n)`:
+/// their first lines are arbitrary, the parent's title is what they share.
+fn paragraph_chunks(title: &str, text: &str, limit: usize) -> Vec<Piece> {
     let mut bounds = Vec::new();
     for p in paragraphs(text) {
         bounds.push(p.start);
@@ -380,10 +382,13 @@ fn paragraph_chunks(text: &str, limit: usize) -> Vec<Piece> {
     }
     bounds.sort_unstable();
     bounds.dedup();
-    pack(text, 0..text.len(), &bounds, limit)
+    let ranges = pack(text, 0..text.len(), &bounds, limit);
+    let n = ranges.len();
+    ranges
         .into_iter()
-        .map(|range| Piece {
-            title: title_of(&text[range.clone()], 80),
+        .enumerate()
+        .map(|(i, range)| Piece {
+            title: format!("{} (part {} of {n})", title_of(title, 80), i + 1),
             range,
             proposition: None,
         })

@@ -309,14 +309,22 @@ fn checked(
     Ok(out)
 }
 
-/// Trims the reply and drops a leading `Summary:` label.
+/// Trims the reply, drops a leading `Summary:` label, and cuts a sentence left unfinished
+/// by the token limit (when a finished one comes before it).
 fn clean(reply: &str) -> String {
     let text = reply.trim();
     let text = ["Summary:", "**Summary:**", "Summary -"]
         .iter()
         .find_map(|p| text.strip_prefix(p))
         .unwrap_or(text);
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.ends_with(['.', '!', '?', '"', ')']) {
+        return text;
+    }
+    match text.rfind(". ") {
+        Some(end) if end > 20 => text[..=end].to_string(),
+        _ => text,
+    }
 }
 
 fn words(text: &str) -> Vec<String> {
@@ -391,6 +399,10 @@ mod tests {
         ));
         assert!(!usable("  ", source));
         assert!(!usable("Section: Quarterly Financial Report", source));
+        assert_eq!(
+            clean("Summary: The lease runs to 2030. Rent rises by 3% each"),
+            "The lease runs to 2030."
+        );
         assert!(!usable(
             "rent rent rent rent rent rent rent rent rent rent rent rent rent",
             source
