@@ -1,8 +1,9 @@
 //! Model backends for the engine: turns a spec string (`--llm`) into a loaded
 //! [`TextGenerator`], and loads the default embedder. This is the only place in the
 //! workspace that names concrete backends; each sits behind a cargo feature (`llamacpp`,
-//! `embeddings` and `http` (Ollama, OpenAI-compatible servers), all on by default). A spec for a backend that is not compiled
-//! in gives [`LlmError::BackendNotCompiled`] naming the feature to build with.
+//! `candle`, `embeddings` and `http` (Ollama, OpenAI-compatible servers), all on by
+//! default). A spec for a backend that is not compiled in gives
+//! [`LlmError::BackendNotCompiled`] naming the feature to build with.
 
 use std::path::{Path, PathBuf};
 
@@ -80,7 +81,7 @@ pub fn load_generator(
     let compiled = match spec {
         BackendSpec::Default | BackendSpec::LlamaCpp { .. } => cfg!(feature = "llamacpp"),
         BackendSpec::Ollama { .. } | BackendSpec::OpenAi { .. } => cfg!(feature = "http"),
-        BackendSpec::Candle { .. } => false,
+        BackendSpec::Candle { .. } => cfg!(feature = "candle"),
     };
     if !compiled {
         return Err(not_compiled(&spec));
@@ -97,6 +98,9 @@ pub fn load_generator(
             .resolve_model_path(default_models_dir().as_deref())?
             .ok_or_else(|| not_compiled(other))?,
     };
+    if matches!(spec, BackendSpec::Candle { .. }) {
+        return load_candle(&path, options);
+    }
     load_llamacpp(&path, options)
 }
 
@@ -123,6 +127,26 @@ fn load_llamacpp(path: &Path, options: &LlmOptions) -> Result<Box<dyn TextGenera
 #[cfg(not(feature = "llamacpp"))]
 fn load_llamacpp(path: &Path, _options: &LlmOptions) -> Result<Box<dyn TextGenerator>, LlmError> {
     Err(not_compiled(&BackendSpec::LlamaCpp {
+        path: path.to_path_buf(),
+    }))
+}
+
+#[cfg(feature = "candle")]
+fn load_candle(path: &Path, options: &LlmOptions) -> Result<Box<dyn TextGenerator>, LlmError> {
+    use nanoindex_llm_candle::{CandleConfig, CandleGenerator};
+    let mut config = CandleConfig {
+        n_threads: options.threads,
+        ..CandleConfig::default()
+    };
+    if let Some(n_ctx) = options.context_length {
+        config.n_ctx = n_ctx;
+    }
+    Ok(Box::new(CandleGenerator::load(path, config)?))
+}
+
+#[cfg(not(feature = "candle"))]
+fn load_candle(path: &Path, _options: &LlmOptions) -> Result<Box<dyn TextGenerator>, LlmError> {
+    Err(not_compiled(&BackendSpec::Candle {
         path: path.to_path_buf(),
     }))
 }
@@ -256,7 +280,10 @@ mod tests {
 
     #[test]
     fn specs_for_backends_not_built_name_their_feature() {
-        let mut not_built = vec![("candle:model.gguf", "candle")];
+        let mut not_built = Vec::new();
+        if !cfg!(feature = "candle") {
+            not_built.push(("candle:model.gguf", "candle"));
+        }
         if !cfg!(feature = "http") {
             not_built.push(("ollama:llama3.2", "http"));
             not_built.push(("openai:gpt@http://127.0.0.1:1", "http"));
@@ -311,6 +338,40 @@ mod tests {
             matches!(error, LlmError::InvalidModelFile { .. }),
             "{error}"
         );
+    }
+
+    #[cfg(feature = "candle")]
+    #[test]
+    fn candle_spec_reaches_the_backend() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.gguf");
+        std::fs::write(&path, b"plain text, not a model").unwrap();
+        let error = load_generator(
+            &format!("candle:{}", path.display()),
+            &LlmOptions::default(),
+        )
+        .err()
+        .unwrap();
+        assert!(
+            matches!(error, LlmError::InvalidModelFile { .. }),
+            "{error}"
+        );
+        match installed_model_path(DEFAULT_TEXT_MODEL) {
+            Ok(model) => {
+                let options = LlmOptions {
+                    threads: Some(1),
+                    context_length: Some(512),
+                };
+                let generator =
+                    load_generator(&format!("candle:{}", model.display()), &options).unwrap();
+                assert_eq!(generator.info().backend, "candle");
+                assert_eq!(generator.info().context_length_used, 512);
+            }
+            Err(error) => {
+                assert!(std::env::var("CI").as_deref() != Ok("true"), "{error}");
+                eprintln!("skipped: {error}; run `scripts/fetch-models.sh`");
+            }
+        }
     }
 
     #[cfg(feature = "llamacpp")]
