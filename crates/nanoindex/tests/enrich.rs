@@ -239,12 +239,12 @@ fn contract_and_filing_entities_point_at_their_nodes() {
     // Rule-based.
     assert_eq!(
         entity(&g.entities, "defined_term", "Effective Date").source_node_ids,
-        [preamble.node_id.clone()]
+        std::slice::from_ref(&preamble.node_id)
     );
     entity(&g.entities, "date", "March 1, 2024");
     assert_eq!(
         entity(&g.entities, "person", "Maria Chen").source_node_ids,
-        [signatures.node_id.clone()]
+        std::slice::from_ref(&signatures.node_id)
     );
     let rel = |source: &str, target: &str, kind: &str| {
         g.relationships
@@ -256,19 +256,19 @@ fn contract_and_filing_entities_point_at_their_nodes() {
     };
     assert_eq!(
         rel("Agreement", "New York", "governed_by").source_node_ids,
-        [law.node_id.clone()]
+        std::slice::from_ref(&law.node_id)
     );
     assert_eq!(
         rel("Maria Chen", "Chief Executive Officer", "holds_title").source_node_ids,
-        [signatures.node_id.clone()]
+        std::slice::from_ref(&signatures.node_id)
     );
     assert_eq!(
         rel("Harbor Pay LLC", "Harbor Mills, Inc.", "subsidiary_of").source_node_ids,
-        [mdna.node_id.clone()]
+        std::slice::from_ref(&mdna.node_id)
     );
     assert_eq!(
         rel("revenue", "12%", "grew_by").source_node_ids,
-        [mdna.node_id.clone()]
+        std::slice::from_ref(&mdna.node_id)
     );
     rel("capital expenditures", "$300 million", "has_value");
     // `Harbor Mills Inc.` and `Harbor Mills, Inc.` are one organisation.
@@ -284,7 +284,7 @@ fn contract_and_filing_entities_point_at_their_nodes() {
     // type and the invented name are dropped, and so is the relation to the invented name.
     assert_eq!(
         entity(&g.entities, "location", "Ontario").source_node_ids,
-        [preamble.node_id.clone()]
+        std::slice::from_ref(&preamble.node_id)
     );
     let aster = entity(&g.entities, "organization", "Aster Labs LLC");
     assert!(aster.source_node_ids.contains(&preamble.node_id));
