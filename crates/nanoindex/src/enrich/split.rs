@@ -77,17 +77,22 @@ pub(crate) fn split_oversized(
     for path in paths {
         let node = node_at(structure, &path);
         let text = node.text.clone().unwrap_or_default();
+        let keep = heading_end(&node.title, &text);
         let mut plan = None;
         if let Some(calls) = calls.as_deref_mut() {
-            plan = llm_boundaries(node, &text, calls, &mut stats)?
+            plan = llm_boundaries(node, &text, keep, calls, &mut stats)?
                 .map(|pieces| (pieces, "llm_boundaries"));
             if plan.is_none() && is_dense(&text, limit) {
-                plan = propositions(&text, calls, &mut stats)?.map(|p| (p, "propositions"));
+                plan = propositions(&text, keep, calls, &mut stats)?.map(|p| (p, "propositions"));
             }
         }
-        let (pieces, method) =
-            plan.unwrap_or_else(|| (paragraph_chunks(&node.title, &text, limit), "paragraphs"));
-        if pieces.len() < 2 && pieces.first().is_none_or(|p| p.range.start == 0) {
+        let (pieces, method) = plan.unwrap_or_else(|| {
+            (
+                paragraph_chunks(&node.title, &text, keep, limit),
+                "paragraphs",
+            )
+        });
+        if pieces.len() < 2 && pieces.first().is_none_or(|p| p.range.start <= keep) {
             continue;
         }
         match method {
@@ -99,7 +104,8 @@ pub(crate) fn split_oversized(
         for child in &mut node.nodes {
             let child_text = child.text.clone().unwrap_or_default();
             if estimate_tokens(&child_text) > limit {
-                let pieces = paragraph_chunks(&child.title, &child_text, limit);
+                let keep = heading_end(&child.title, &child_text);
+                let pieces = paragraph_chunks(&child.title, &child_text, keep, limit);
                 if pieces.len() >= 2 {
                     stats.paragraphs += 1;
                     apply(child, &child_text, pieces, "paragraphs");
@@ -108,6 +114,29 @@ pub(crate) fn split_oversized(
         }
     }
     Ok(stats)
+}
+
+/// Where the heading paragraph at the start of a node's text ends: when the first paragraph
+/// is one short line that begins like the title (`ITEM 1A. RISK FACTORS` for `Item 1A. Risk
+/// Factors`), the start of the second paragraph, so that the heading stays the parent's own
+/// text; else 0.
+fn heading_end(title: &str, text: &str) -> usize {
+    let paras = paragraphs(text);
+    let (Some(first), Some(second)) = (paras.first(), paras.get(1)) else {
+        return 0;
+    };
+    let head = &text[first.clone()];
+    let word = |s: &str| {
+        s.split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .map(str::to_lowercase)
+    };
+    let short = !head.contains('\n') && head.chars().count() <= 120;
+    if short && word(head).is_some() && word(head) == word(title) {
+        second.start
+    } else {
+        0
+    }
 }
 
 fn collect_oversized(
@@ -176,10 +205,12 @@ fn candidate_starts(text: &str) -> Vec<usize> {
 fn llm_boundaries(
     node: &TreeNode,
     text: &str,
+    keep: usize,
     calls: &mut Calls<'_, '_>,
     stats: &mut SplitStats,
 ) -> Result<Option<Vec<Piece>>, LlmError> {
-    let starts = candidate_starts(text);
+    let mut starts = candidate_starts(text);
+    starts.retain(|&s| s > keep);
     if starts.len() < 3 {
         return Ok(None);
     }
@@ -245,17 +276,19 @@ fn llm_boundaries(
 /// Tier (c).
 fn propositions(
     text: &str,
+    keep: usize,
     calls: &mut Calls<'_, '_>,
     stats: &mut SplitStats,
 ) -> Result<Option<Vec<Piece>>, LlmError> {
     let sentence_ranges: Vec<Range<usize>> = paragraphs(text)
         .into_iter()
+        .filter(|p| p.start >= keep)
         .flat_map(|p| sentences(text, p))
         .collect();
     let sentence_starts: Vec<usize> = sentence_ranges.iter().map(|s| s.start).collect();
     let windows = pack(
         text,
-        0..text.len(),
+        keep..text.len(),
         &sentence_starts,
         PROPOSITION_WINDOW_TOKENS,
     );
@@ -363,9 +396,9 @@ fn propositions(
 /// Tier (d): paragraphs packed up to `limit`; a paragraph over the limit is cut at its
 /// sentences, a sentence over it at its lines. Pieces are titled `<title> (part i of n)`:
 /// their first lines are arbitrary, the parent's title is what they share.
-fn paragraph_chunks(title: &str, text: &str, limit: usize) -> Vec<Piece> {
+fn paragraph_chunks(title: &str, text: &str, keep: usize, limit: usize) -> Vec<Piece> {
     let mut bounds = Vec::new();
-    for p in paragraphs(text) {
+    for p in paragraphs(text).into_iter().filter(|p| p.start >= keep) {
         bounds.push(p.start);
         if estimate_tokens(&text[p.clone()]) > limit {
             for s in sentences(text, p.clone()) {
@@ -382,7 +415,7 @@ fn paragraph_chunks(title: &str, text: &str, limit: usize) -> Vec<Piece> {
     }
     bounds.sort_unstable();
     bounds.dedup();
-    let ranges = pack(text, 0..text.len(), &bounds, limit);
+    let ranges = pack(text, keep..text.len(), &bounds, limit);
     let n = ranges.len();
     ranges
         .into_iter()
@@ -638,6 +671,16 @@ mod tests {
             .nodes
             .iter()
             .all(|c| estimate_tokens(c.text.as_deref().unwrap()) <= 120));
+        // A heading line at the start stays the parent's own text.
+        let headed = format!("TERMS AND CONDITIONS\n\n{text}");
+        let mut structure = vec![leaf(&headed)];
+        split_oversized(&mut structure, None, 120).unwrap();
+        assert_eq!(structure[0].text.as_deref(), Some("TERMS AND CONDITIONS"));
+        assert!(structure[0].nodes[0]
+            .text
+            .as_deref()
+            .unwrap()
+            .starts_with("These terms apply"));
         // A leaf under the limit is left alone.
         let mut small = vec![leaf("Short text.")];
         let stats = split_oversized(&mut small, None, 120).unwrap();
