@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Prefill and decode speed of our llama.cpp backend on the installed test models
-# (SmolLM2-135M-Instruct Q4_1, Gemma 3 270M Q4_K_M), measured through
-# `nanoindex-local generate --json`, and side by side llama.cpp's own `llama-bench` when one
-# is given (LLAMA_BENCH=/path/to/llama-bench; the llama-cpp-2 crate does not vendor the
-# tools), with the ratio ours / llama-bench.
+# Prefill and decode speed and peak resident memory of our llama.cpp and candle backends on
+# the installed test models (SmolLM2-135M-Instruct Q4_1, Gemma 3 270M Q4_K_M), measured
+# through `nanoindex-local generate --json` (one process per run), the candle/llama.cpp
+# decode ratio per model, and side by side llama.cpp's own `llama-bench` when one is given
+# (LLAMA_BENCH=/path/to/llama-bench; the llama-cpp-2 crate does not vendor the tools), with
+# the ratio ours / llama-bench.
 #
 # Usage: scripts/bench-llm.sh [THREADS]   (default: 1; more threads than free cores collapse
 # decoding, see DEPENDENCIES.md; with THREADS > 1 run with OMP_WAIT_POLICY=passive)
@@ -22,26 +23,41 @@ Operating expenses rose more slowly than revenue, so the operating margin widene
 Cash from operations funded share repurchases and a higher dividend, and net debt fell. "
 prompt="Summarise the following report in three sentences. $paragraph$paragraph$paragraph$paragraph$paragraph$paragraph"
 
-printf '%-28s %8s %12s %12s %14s %14s\n' model threads prefill_t/s decode_t/s bench_prefill bench_decode
+# Runs `generate --json` and prints "prefill decode n_out peak_rss_mib".
+measure() {
+    python3 - "$@" <<'PY'
+import json, resource, subprocess, sys
+out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout
+r = json.loads(out)
+peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(round(r["prefill_tokens_per_s"], 1), round(r["decode_tokens_per_s"], 1), r["n_completion_tokens"], round(peak_mib))
+PY
+}
+
+printf '%-28s %-10s %8s %12s %12s %10s %14s %14s\n' model backend threads prefill_t/s decode_t/s peak_MiB bench_prefill bench_decode
 for file in SmolLM2-135M-Instruct.Q4_1.gguf gemma-3-270m-q4_k_m.gguf; do
     path="$models_dir/$file"
     if [[ ! -f "$path" ]]; then
         echo "skipped $file: not installed (run scripts/fetch-models.sh)" >&2
         continue
     fi
-    ours="$("$bin" generate --json --llm "llama-cpp:$path" --threads "$threads" --max-tokens 128 \
-        --stop "never-appears-stop" "$prompt")"
-    read -r prefill decode n_out < <(python3 -c 'import json,sys; r=json.load(sys.stdin); print(round(r["prefill_tokens_per_s"],1), round(r["decode_tokens_per_s"],1), r["n_completion_tokens"])' <<<"$ours")
-    bench_prefill="-" bench_decode="-"
-    if [[ -n "${LLAMA_BENCH:-}" ]]; then
-        read -r bench_prefill bench_decode < <("$LLAMA_BENCH" -m "$path" -t "$threads" -p 512 -n 128 -o json \
-            | python3 -c 'import json,sys; rows=json.load(sys.stdin); p=[r["avg_ts"] for r in rows if r["n_prompt"]>0]; d=[r["avg_ts"] for r in rows if r["n_gen"]>0]; print(round(p[0],1), round(d[0],1))')
-    fi
-    printf '%-28s %8s %12s %12s %14s %14s\n' "$file" "$threads" "$prefill" "$decode" "$bench_prefill" "$bench_decode"
-    if [[ "$n_out" -lt 32 ]]; then
-        echo "note: $file stopped after $n_out tokens; its decode rate rests on few tokens" >&2
-    fi
-    if [[ "$bench_decode" != "-" ]]; then
-        python3 -c "print('  ratio ours/llama-bench: prefill %.2f, decode %.2f' % ($prefill/$bench_prefill, $decode/$bench_decode))"
-    fi
+    declare -A decode_of=()
+    for backend in llama-cpp candle; do
+        read -r prefill decode n_out peak < <(measure "$bin" generate --json --llm "$backend:$path" \
+            --threads "$threads" --max-tokens 128 --stop "never-appears-stop" "$prompt")
+        decode_of[$backend]="$decode"
+        bench_prefill="-" bench_decode="-"
+        if [[ "$backend" == llama-cpp && -n "${LLAMA_BENCH:-}" ]]; then
+            read -r bench_prefill bench_decode < <("$LLAMA_BENCH" -m "$path" -t "$threads" -p 512 -n 128 -o json \
+                | python3 -c 'import json,sys; rows=json.load(sys.stdin); p=[r["avg_ts"] for r in rows if r["n_prompt"]>0]; d=[r["avg_ts"] for r in rows if r["n_gen"]>0]; print(round(p[0],1), round(d[0],1))')
+        fi
+        printf '%-28s %-10s %8s %12s %12s %10s %14s %14s\n' "$file" "$backend" "$threads" "$prefill" "$decode" "$peak" "$bench_prefill" "$bench_decode"
+        if [[ "$n_out" -lt 32 ]]; then
+            echo "note: $file on $backend stopped after $n_out tokens; its decode rate rests on few tokens" >&2
+        fi
+        if [[ "$bench_decode" != "-" ]]; then
+            python3 -c "print('  ratio ours/llama-bench: prefill %.2f, decode %.2f' % ($prefill/$bench_prefill, $decode/$bench_decode))"
+        fi
+    done
+    python3 -c "print('  ratio candle/llama.cpp decode: %.2f' % (${decode_of[candle]}/${decode_of[llama-cpp]}))"
 done
