@@ -59,7 +59,7 @@ pub struct BuiltTree {
     /// How the tree was built.
     pub method: TreeMethod,
     /// Domain detected from content (`sec_10k`, `sec_10q`, `earnings`, `legal_contract`,
-    /// `generic`).
+    /// `insurance`, `medical`, `legal`, `financial`, `generic`; see [`domain_of_text`]).
     pub domain: String,
     /// Box of every text block, as page fractions.
     pub all_bounding_boxes: Vec<BoundingBox>,
@@ -292,7 +292,15 @@ fn detect_domain(lines: &[flat::FlatLine]) -> String {
         .map(|l| l.line.text.to_lowercase())
         .collect::<Vec<_>>()
         .join(" ");
-    let domain = if head.contains("whereas")
+    domain_of_text(&head).to_string()
+}
+
+/// The extraction domain of a document from the lowercase text of its first pages:
+/// `legal_contract`, `earnings`, `insurance`, `medical`, `legal`, `financial` or `generic`
+/// (SEC filings are recognised before this, from their cover page).
+pub fn domain_of_text(head: &str) -> &'static str {
+    let any = |words: &[&str]| words.iter().any(|w| head.contains(w));
+    if head.contains("whereas")
         || (head.contains("agreement") && head.contains("hereby"))
         || head.contains("this agreement")
     {
@@ -304,10 +312,46 @@ fn detect_domain(lines: &[flat::FlatLine]) -> String {
         || head.contains("financial results")
     {
         "earnings"
+    } else if head.contains("policy")
+        && any(&[
+            "insured",
+            "policyholder",
+            "premium",
+            "deductible",
+            "coverage",
+        ])
+    {
+        "insurance"
+    } else if any(&[
+        "clinical",
+        "patients",
+        "investigator",
+        "adverse event",
+        "trial",
+    ]) && any(&["protocol", "study", "trial"])
+    {
+        "medical"
+    } else if any(&[
+        "district court",
+        "court of appeals",
+        "plaintiff",
+        "defendant",
+        "petitioner",
+        "regulation (eu)",
+        "official journal",
+        "hereinafter",
+    ]) {
+        "legal"
+    } else if any(&[
+        "balance sheet",
+        "statement of cash flows",
+        "statements of operations",
+        "consolidated statements",
+    ]) {
+        "financial"
     } else {
         "generic"
-    };
-    domain.to_string()
+    }
 }
 
 /// Appends context to titles that occur more than once: the parent's title when that tells
@@ -361,4 +405,34 @@ fn disambiguate_titles(structure: &mut [TreeNode]) {
         }
     }
     apply(structure, "", &parents_of);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::domain_of_text;
+
+    #[test]
+    fn domains_from_the_first_pages() {
+        assert_eq!(
+            domain_of_text("this agreement is made between acme and beta"),
+            "legal_contract"
+        );
+        assert_eq!(
+            domain_of_text("homeowners policy. the insured must pay the premium"),
+            "insurance"
+        );
+        assert_eq!(
+            domain_of_text("clinical study protocol for patients with asthma"),
+            "medical"
+        );
+        assert_eq!(
+            domain_of_text("united states district court. plaintiff v. defendant"),
+            "legal"
+        );
+        assert_eq!(
+            domain_of_text("consolidated statements of operations for 2023"),
+            "financial"
+        );
+        assert_eq!(domain_of_text("lecture notes on physics"), "generic");
+    }
 }
