@@ -45,7 +45,7 @@ pub struct IndexArgs {
     #[arg(long)]
     doc_description: bool,
     /// Extraction domain (default: detected from the content).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(domain_names()))]
+    #[arg(long, env = "NANOINDEX_DOMAIN", value_parser = clap::builder::PossibleValuesParser::new(domain_names()))]
     domain: Option<String>,
     /// Extra entity types for the model, comma-separated (e.g. `drug,trial_phase`).
     #[arg(long, value_delimiter = ',')]
@@ -57,17 +57,17 @@ pub struct IndexArgs {
     #[arg(long)]
     no_llm_entities: bool,
     /// Split leaves over this many estimated tokens (the split cascade).
-    #[arg(long, default_value_t = nanoindex_tree_default_split())]
+    #[arg(long, env = "NANOINDEX_SPLIT_TOKENS", default_value_t = nanoindex_tree_default_split())]
     split_tokens: usize,
     /// Keep oversized leaves whole.
     #[arg(long)]
     no_split: bool,
     /// Model requests decoded together (sequences per batch).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, env = "NANOINDEX_BATCH_SIZE", default_value_t = 8)]
     batch_size: usize,
     /// Documents indexed at once (default: available cores). The model serves one
     /// document at a time.
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', env = "NANOINDEX_JOBS", default_value_t = 0)]
     jobs: usize,
     /// Index only shard K of N (0-based) of the inputs sorted by path, e.g. `--shard
     /// $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`.

@@ -6,6 +6,7 @@ mod cmd_generate;
 mod cmd_index;
 mod cmd_models;
 mod cmd_tree;
+mod config;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +34,9 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    if let Err(e) = config::apply() {
+        return output::finish(Err(e));
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ask(args) => cmd_ask::run(args),

@@ -389,3 +389,52 @@ fn models_pull_offline_reads_the_hugging_face_cache() {
         stderr(&out)
     );
 }
+
+#[test]
+fn flags_beat_the_environment_which_beats_the_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "domain = \"insurance\"\nsplit_tokens = 1500\n").unwrap();
+    let domain_of = |env: Option<&str>, flag: Option<&str>| {
+        let mut cmd = bin();
+        cmd.env("NANOINDEX_CONFIG", &config)
+            .env_remove("NANOINDEX_DOMAIN");
+        if let Some(d) = env {
+            cmd.env("NANOINDEX_DOMAIN", d);
+        }
+        cmd.args([
+            "index",
+            pdf.to_str().unwrap(),
+            "--no-llm",
+            "--json",
+            "--force",
+            "-o",
+        ])
+        .arg(dir.path());
+        if let Some(d) = flag {
+            cmd.args(["--domain", d]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["domain"].as_str().unwrap().to_string()
+    };
+    assert_eq!(domain_of(None, None), "insurance");
+    assert_eq!(domain_of(Some("legal"), None), "legal");
+    assert_eq!(domain_of(Some("legal"), Some("medical")), "medical");
+
+    std::fs::write(&config, "colour = \"blue\"\n").unwrap();
+    let out = bin()
+        .env("NANOINDEX_CONFIG", &config)
+        .args(["index", pdf.to_str().unwrap(), "--no-llm"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("config.toml` has an unknown key `colour`"),
+        "{}",
+        stderr(&out)
+    );
+}
