@@ -23,8 +23,8 @@ pub use graph::{CrossReference, DocumentGraph, Entity, Relationship};
 pub use id::NodeId;
 pub use io::{load_graph, load_tree, save_graph, save_tree};
 pub use tree::{
-    assign_node_ids, estimate_tokens, iter_nodes, BoundingBox, DocumentTree, ExtractionMetadata, PageDimensions,
-    PageError, SourceSpan, Table, TextPageSpan, TreeNode,
+    assign_node_ids, estimate_tokens, iter_nodes, BoundingBox, DocumentTree, ExtractionMetadata,
+    PageDimensions, PageError, SourceSpan, Table, TextPageSpan, TreeNode,
 };
 
 /// Version of the tree and graph JSON written by this crate. Bump it when a field changes

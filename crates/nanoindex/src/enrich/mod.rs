@@ -1,10 +1,10 @@
 //! Enrichment of a structure-only tree (SPEC "Indexing pipeline", steps 3–5), in order:
 //!
-//! 1. the split cascade for leaves still over the size limit ([`split`]; tier (a), headings
+//! 1. the split cascade for leaves still over the size limit (module `split`; tier (a), headings
 //!    inside the text, already ran in `nanoindex-tree`);
 //! 2. the graph: cross-references and rule-based entities (`nanoindex-graph`, always);
-//! 3. node summaries and the document description ([`summary`]);
-//! 4. entities and relationships found by the model ([`entities`]), with the domain's types
+//! 3. node summaries and the document description (module `summary`);
+//! 4. entities and relationships found by the model (module `entities`), with the domain's types
 //!    ([`domain`]) and the user's custom ones.
 //!
 //! Steps 3 and 4 (and tiers b and c of step 1) need a model; without one the result is the
