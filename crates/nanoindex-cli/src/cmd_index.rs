@@ -12,7 +12,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nanoindex::enrich::domain::domain_names;
 use nanoindex::llm::LlmOptions;
 use nanoindex::{
-    BatchEvent, BatchItem, BatchOptions, Config, EnrichOptions, NanoIndex, Outcome, Shard,
+    BatchEvent, BatchItem, BatchOptions, Config, EnrichOptions, NanoIndex, Outcome, Shard, Stage,
 };
 
 /// Arguments of `index`.
@@ -65,8 +65,8 @@ pub struct IndexArgs {
     /// Model requests decoded together (sequences per batch).
     #[arg(long, env = "NANOINDEX_BATCH_SIZE", default_value_t = 8)]
     batch_size: usize,
-    /// Documents indexed at once (default: available cores). The model serves one
-    /// document at a time.
+    /// Documents indexed at once (default: the cores the model's threads leave free, at
+    /// least 1). The model serves one document at a time.
     #[arg(long, short = 'j', env = "NANOINDEX_JOBS", default_value_t = 0)]
     jobs: usize,
     /// Index only shard K of N (0-based) of the inputs sorted by path, e.g. `--shard
@@ -110,14 +110,20 @@ fn relative(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// The last cumulative request count seen per document and stage.
+type LastDone = std::collections::HashMap<(PathBuf, &'static str), usize>;
+
 /// Progress bars: documents, pages extracted, model requests with tokens/s. Hidden when
 /// stderr is not a terminal or `--json` is given.
 struct Bars {
     documents: ProgressBar,
     pages: ProgressBar,
     model: ProgressBar,
-    /// Model requests finished in earlier stages and documents.
-    model_done: Mutex<(u64, usize)>,
+    /// Model requests finished, and the last count seen per document and stage (counts
+    /// within a stage are cumulative).
+    model_done: Mutex<(u64, LastDone)>,
+    /// Nodes summarised so far (summary requests finished).
+    summarised: Mutex<u64>,
 }
 
 impl Bars {
@@ -153,7 +159,8 @@ impl Bars {
             documents,
             pages,
             model,
-            model_done: Mutex::new((0, 0)),
+            model_done: Mutex::new((0, std::collections::HashMap::new())),
+            summarised: Mutex::new(0),
         }
     }
 
@@ -169,21 +176,25 @@ impl Bars {
             BatchEvent::Extracted { pages, .. } => self.pages.inc(u64::from(pages)),
             BatchEvent::Model { path, progress } => {
                 let mut done = self.model_done.lock().unwrap_or_else(|p| p.into_inner());
+                let key = (path.to_path_buf(), progress.stage.as_str());
+                let before = done.1.insert(key, progress.done).unwrap_or(0);
+                let new = progress.done.saturating_sub(before) as u64;
+                done.0 += new;
+                let mut summarised = self.summarised.lock().unwrap_or_else(|p| p.into_inner());
+                if progress.stage == Stage::Summaries {
+                    *summarised += new;
+                }
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                self.model.set_position(done.0 + progress.done as u64);
+                self.model.set_position(done.0);
                 self.model.set_message(format!(
-                    "· {} {}/{} · {:.1} tokens/s · {}",
+                    "· {} summaries · {} {}/{} · {:.1} tokens/s · {}",
+                    summarised,
                     progress.stage.as_str(),
                     progress.done,
                     progress.total,
                     progress.tokens_per_s,
                     name.unwrap_or_default()
                 ));
-                if progress.done == progress.total {
-                    // The stage's requests so far are final; later ones add on top.
-                    done.0 += progress.done as u64;
-                    done.1 += 1;
-                }
             }
             BatchEvent::Finished { .. } => self.documents.inc(1),
         }
@@ -221,8 +232,24 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         },
         enrich,
     });
+    // One thread budget: with a model, documents at once leave the model its threads.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let model_threads = if args.no_llm {
+        0
+    } else {
+        nanoindex::llm::thread_count(args.threads)?
+    };
+    let jobs = if args.jobs == 0 {
+        cores.saturating_sub(model_threads).max(1)
+    } else {
+        args.jobs
+    };
+    if !args.no_llm {
+        // A missing model is one error, before any document.
+        engine.preload_model()?;
+    }
     let batch = BatchOptions {
-        jobs: args.jobs,
+        jobs,
         shard: args.shard,
         force: args.force,
     };

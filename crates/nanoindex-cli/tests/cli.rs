@@ -11,8 +11,22 @@ use std::process::{Command, Output};
 
 use nanoindex_pdf::write::PdfBuilder;
 
+/// The binary, isolated from the developer's configuration: no config file, and none of
+/// the `NANOINDEX_*` settings that change results.
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_nanoindex-local"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nanoindex-local"));
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent/nanoindex-test-config");
+    for var in [
+        "NANOINDEX_CONFIG",
+        "NANOINDEX_LLM",
+        "NANOINDEX_DOMAIN",
+        "NANOINDEX_SPLIT_TOKENS",
+        "NANOINDEX_JOBS",
+        "NANOINDEX_BATCH_SIZE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
 }
 
 fn run(args: &[&str]) -> Output {
@@ -396,7 +410,7 @@ fn flags_beat_the_environment_which_beats_the_config_file() {
     let pdf = dir.path().join("contract.pdf");
     contract(&pdf);
     let config = dir.path().join("config.toml");
-    std::fs::write(&config, "domain = \"insurance\"\nsplit_tokens = 1500\n").unwrap();
+    std::fs::write(&config, "domain = \"insurance\"\n").unwrap();
     let domain_of = |env: Option<&str>, flag: Option<&str>| {
         let mut cmd = bin();
         cmd.env("NANOINDEX_CONFIG", &config)
@@ -437,4 +451,96 @@ fn flags_beat_the_environment_which_beats_the_config_file() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn index_with_the_default_model_writes_summaries_and_skips_the_unchanged_file() {
+    if !model_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("review.pdf");
+    let mut doc = PdfBuilder::new();
+    let page = doc.page();
+    page.text(72.0, 72.0, 18.0, true, "ANNUAL REVIEW");
+    for (i, (title, lines)) in [
+        (
+            "1. Operations",
+            [
+                "Harbor Mills, Inc. runs three flour mills in Ohio and one in Indiana.",
+                "The mills ground 410,000 tonnes of wheat in 2024, up 6% on 2023.",
+                "A new packing line in Toledo started in March and doubled capacity.",
+            ],
+        ),
+        (
+            "2. Finances",
+            [
+                "Revenue was $212 million and operating income was $19 million.",
+                "The company repaid $30 million of its term loan during the year.",
+                "Capital expenditures of $14 million went mostly to the Toledo line.",
+            ],
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let y = 120.0 + 110.0 * i as f32;
+        page.text(72.0, y, 13.0, true, title);
+        for (k, line) in lines.iter().enumerate() {
+            page.text(72.0, y + 22.0 + 14.0 * k as f32, 10.0, false, line);
+        }
+    }
+    std::fs::write(&pdf, doc.to_bytes()).unwrap();
+    let out_dir = dir.path().join("out");
+    let index = || {
+        run(&[
+            "index",
+            pdf.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+            "--json",
+            "--threads",
+            "1",
+        ])
+    };
+    let out = index();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["status"], "indexed");
+    let enrichment = &report["enrichment"];
+    assert!(
+        enrichment["llm_calls"].as_u64().unwrap() >= 1,
+        "{enrichment}"
+    );
+    assert!(
+        enrichment["completion_tokens"].as_u64().unwrap() >= 1,
+        "{enrichment}"
+    );
+    let tree: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("review.tree.json")).unwrap()).unwrap();
+    let mut summaries = Vec::new();
+    let mut stack = vec![&tree["structure"]];
+    while let Some(nodes) = stack.pop() {
+        for node in nodes.as_array().unwrap() {
+            if let Some(s) = node["summary"].as_str() {
+                summaries.push(s.to_string());
+            }
+            stack.push(&node["nodes"]);
+        }
+    }
+    assert_eq!(
+        summaries.len() as u64,
+        enrichment["summaries"]["summarised"].as_u64().unwrap()
+    );
+    assert!(!summaries.is_empty() && summaries.iter().all(|s| !s.trim().is_empty()));
+    let graph = std::fs::read_to_string(out_dir.join("review.graph.json")).unwrap();
+    assert!(
+        graph.contains("\"entity_type\": \"organization\""),
+        "{graph}"
+    );
+    // Same file, same options: not indexed again.
+    let out = index();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "unchanged");
 }

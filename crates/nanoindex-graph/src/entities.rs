@@ -107,6 +107,12 @@ fn patterns() -> &'static Patterns {
 /// punctuation (`3M Company` → `3m`).
 #[must_use]
 pub fn normalized_name(name: &str, entity_type: &str) -> String {
+    if entity_type == "percentage" {
+        if let Some(rest) = name.trim_start().strip_prefix('-') {
+            // A fall (`-5%`) is not the same value as a rise.
+            return format!("-{}", normalized_name(rest, entity_type));
+        }
+    }
     let mut words: Vec<String> = name
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -170,9 +176,43 @@ struct Collector {
     by_key: HashMap<(String, String), usize>,
     relationships: Vec<Relationship>,
     relation_keys: HashMap<(String, String, String), usize>,
+    /// Earlier spellings of organisations renamed to a longer one: old → new.
+    renames: HashMap<String, String>,
 }
 
 impl Collector {
+    /// The entities and relationships, with relationship ends renamed to the final
+    /// spelling of their entity; a relationship whose end names no entity is dropped.
+    fn finish(self) -> (Vec<Entity>, Vec<Relationship>) {
+        let renames = self.renames;
+        let resolve = |name: &str| {
+            let mut name = name.to_string();
+            for _ in 0..8 {
+                match renames.get(&name) {
+                    Some(next) if *next != name => name = next.clone(),
+                    _ => break,
+                }
+            }
+            name
+        };
+        let names: std::collections::HashSet<&str> =
+            self.entities.iter().map(|e| e.name.as_str()).collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut relationships = Vec::with_capacity(self.relationships.len());
+        for mut r in self.relationships {
+            r.source = resolve(&r.source);
+            r.target = resolve(&r.target);
+            if !names.contains(r.source.as_str()) || !names.contains(r.target.as_str()) {
+                continue;
+            }
+            let key = (r.source.clone(), r.target.clone(), r.relation_type.clone());
+            if seen.insert(key) {
+                relationships.push(r);
+            }
+        }
+        (self.entities, relationships)
+    }
+
     /// Adds (or merges) an entity; returns its canonical name.
     fn entity(
         &mut self,
@@ -193,7 +233,8 @@ impl Collector {
             }
             // The longest spelling is kept as the name (`3M Company` over `3M`).
             if name.len() > e.name.len() && entity_type == "organization" {
-                e.name = name.to_string();
+                let old = std::mem::replace(&mut e.name, name.to_string());
+                self.renames.insert(old, name.to_string());
             }
             return Some(e.name.clone());
         }
@@ -341,7 +382,9 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                         .split_whitespace()
                         .collect::<Vec<_>>()
                         .join(" ");
-                    c.relationship(&name, &title, "holds_title", id, line);
+                    if let Some(title) = c.entity(&title, "title", id, line) {
+                        c.relationship(&name, &title, "holds_title", id, line);
+                    }
                 }
             }
             for m in p.date.find_iter(line) {
@@ -426,24 +469,39 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                     c.relationship(&a, &b, "subsidiary_of", id, line);
                 }
             }
-            // A metric followed by a change ("revenue increased 12%"): `grew_by`.
+            // A metric followed, in the same sentence, by a change ("revenue increased
+            // 12%"): `grew_by`, negative for a fall.
             for metric in METRICS {
                 let Some(at) = lower.find(metric) else {
                     continue;
                 };
                 // Searched in the lowercase line: its offsets are not the line's.
-                if let Some(change) = p.change.captures(&lower[at..]).and_then(|m| m.get(1)) {
-                    if let (Some(m), Some(v)) = (
-                        c.entity(metric, "metric", id, line),
-                        c.entity(change.as_str(), "percentage", id, line),
-                    ) {
-                        c.relationship(&m, &v, "grew_by", id, line);
-                    }
+                let rest = &lower[at..];
+                let sentence = &rest[..rest.find(". ").map_or(rest.len(), |e| e + 1)];
+                let Some(m) = p.change.captures(sentence) else {
+                    continue;
+                };
+                let (Some(verb), Some(change)) = (m.get(0), m.get(1)) else {
+                    continue;
+                };
+                let falls = ["decreased", "declined", "fell"]
+                    .iter()
+                    .any(|v| verb.as_str().starts_with(v));
+                let value = if falls {
+                    format!("-{}", change.as_str())
+                } else {
+                    change.as_str().to_string()
+                };
+                if let (Some(m), Some(v)) = (
+                    c.entity(metric, "metric", id, line),
+                    c.entity(&value, "percentage", id, line),
+                ) {
+                    c.relationship(&m, &v, "grew_by", id, line);
                 }
             }
         }
     }
-    (c.entities, c.relationships)
+    c.finish()
 }
 
 #[cfg(test)]
@@ -547,7 +605,7 @@ mod tests {
             ),
             (
                 "Item 1. Business",
-                "Brightline Payments LLC, a wholly owned subsidiary of Brightline Corp., processes cards.\nRevenue increased 12% compared with 2023.",
+                "Brightline Payments LLC, a wholly owned subsidiary of Brightline Corp., processes cards.\nRevenue increased 12% compared with 2023. Gross margin was 40%. Operating expenses rose 3%.\n\nNet income declined 5% in 2024.",
             ),
         ]);
         let (entities, relationships) = extract_entities(&t);
@@ -570,11 +628,32 @@ mod tests {
             "{relationships:#?}"
         );
         assert!(has("revenue", "12%", "grew_by"), "{relationships:#?}");
+        assert!(has("net income", "-5%", "grew_by"), "{relationships:#?}");
+        // A change in a later sentence is not the metric's.
+        assert!(!has("gross margin", "3%", "grew_by"), "{relationships:#?}");
         let sub = relationships
             .iter()
             .find(|r| r.relation_type.as_deref() == Some("subsidiary_of"))
             .unwrap();
         assert_eq!(sub.source_node_ids, [t.structure[1].node_id.clone()]);
+    }
+
+    #[test]
+    fn relationships_follow_a_renamed_organisation() {
+        let t = tree(&[(
+            "Item 1",
+            "Harbor Pay LLC, a wholly owned subsidiary of Harbor Mills Inc., processes cards.\n\nHarbor Mills, Inc. was founded in 1950.",
+        )]);
+        let (entities, relationships) = extract_entities(&t);
+        let names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
+        for r in &relationships {
+            assert!(names.contains(&r.source.as_str()), "{r:?} / {names:?}");
+            assert!(names.contains(&r.target.as_str()), "{r:?} / {names:?}");
+        }
+        assert!(relationships
+            .iter()
+            .any(|r| r.target == "Harbor Mills, Inc."
+                && r.relation_type.as_deref() == Some("subsidiary_of")));
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
         })
         .collect();
     let domain = match form {
-        Some(f) if method == TreeMethod::SecFiling => f.domain().to_string(),
+        Some(f) => f.domain().to_string(),
         _ => detect_domain(&lines),
     };
     BuiltTree {

@@ -180,7 +180,11 @@ impl Manifest {
     }
 
     fn save(&self, out_dir: &Path) -> std::io::Result<()> {
-        let tmp = out_dir.join(format!("{MANIFEST_FILE}.{}.tmp", std::process::id()));
+        let tmp = out_dir.join(format!(
+            "{MANIFEST_FILE}.{}.{:?}.tmp",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         std::fs::write(
             &tmp,
             serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?,
@@ -190,14 +194,23 @@ impl Manifest {
 }
 
 impl NanoIndex {
-    /// A fingerprint of everything that changes the output for the same PDF.
+    /// A fingerprint of everything that changes the output for the same PDF: the tool's
+    /// version and output revisions, the model and how it is loaded, and the enrichment
+    /// options that change results (not the batch size, which only changes speed).
     fn options_fingerprint(&self) -> String {
         let c = &self.config;
+        let mut enrich = c.enrich.clone();
+        enrich.batch_size = 0;
         sha256_hex(
             format!(
-                "format={FORMAT_VERSION};llm={:?};enrich={:?};password={}",
+                "version={};format={FORMAT_VERSION};tree={};graph={};llm={:?};default_model={};\
+                 llm_options={:?};enrich={enrich:?};password={}",
+                env!("CARGO_PKG_VERSION"),
+                crate::prepare::TREE_REVISION,
+                crate::prepare::GRAPH_REVISION,
                 c.llm,
-                c.enrich,
+                nanoindex_llm::DEFAULT_TEXT_MODEL,
+                c.llm_options,
                 c.password.is_some()
             )
             .as_bytes(),
@@ -207,9 +220,14 @@ impl NanoIndex {
 
     /// Indexes `paths` into `out_dir` (`<doc>.tree.json`, `<doc>.graph.json`), `jobs`
     /// documents at a time, skipping documents the manifest shows unchanged, and reports
-    /// progress to `on_event` (called from worker threads). A failing file is reported in
+    /// progress to `on_event` (called from worker threads). A failing file — including one
+    /// whose indexing panicked, or a second input with the same output name — is reported in
     /// its [`BatchItem`] and the others go on. Results come back in the order of the
     /// (sharded) inputs.
+    ///
+    /// Workers are plain threads, not a rayon pool: a model backend that runs its own rayon
+    /// pool while a worker holds the shared model could otherwise be handed another
+    /// document on the same thread.
     pub fn index_batch(
         &self,
         paths: &[PathBuf],
@@ -223,22 +241,29 @@ impl NanoIndex {
         };
         let fingerprint = self.options_fingerprint();
         let manifest = Mutex::new(Manifest::load(out_dir));
-        // Hash every input first, so the plan (and the progress total) is known up front.
-        let hashes: Vec<Option<(Vec<u8>, String)>> = paths
+        // Hash every input first (keeping only the digest), so the plan and the progress
+        // total are known up front.
+        let hashes: Vec<Option<String>> = paths
             .par_iter()
-            .map(|p| {
-                std::fs::read(p).ok().map(|b| {
-                    let h = sha256_hex(&b);
-                    (b, h)
-                })
+            .map(|p| std::fs::read(p).ok().map(|b| sha256_hex(&b)))
+            .collect();
+        // Two inputs with one output name would overwrite each other: the later ones fail.
+        let mut first_with_name: std::collections::HashMap<String, usize> = Default::default();
+        let clash: Vec<Option<PathBuf>> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let first = *first_with_name.entry(doc_name(p)).or_insert(i);
+                (first != i).then(|| paths[first].clone())
             })
             .collect();
         let unchanged: Vec<Option<(PathBuf, PathBuf)>> = paths
             .iter()
             .zip(&hashes)
-            .map(|(path, hash)| {
-                let (_, sha) = hash.as_ref()?;
-                if options.force {
+            .zip(&clash)
+            .map(|((path, sha), clash)| {
+                let sha = sha.as_ref()?;
+                if options.force || clash.is_some() {
                     return None;
                 }
                 let m = manifest.lock().unwrap_or_else(|p| p.into_inner());
@@ -258,16 +283,26 @@ impl NanoIndex {
         });
         let work = |i: usize| -> BatchItem {
             let path = &paths[i];
-            let outcome = if let Some((tree_path, graph_path)) = unchanged[i].clone() {
+            let outcome = if let Some(first) = &clash[i] {
+                Outcome::Failed(IndexError::NameClash {
+                    path: path.clone(),
+                    other: first.clone(),
+                })
+            } else if let Some((tree_path, graph_path)) = unchanged[i].clone() {
                 Outcome::Unchanged {
                     tree_path,
                     graph_path,
                 }
             } else {
-                let run = || self.index_one(path, hashes[i].as_ref(), out_dir, on_event);
+                let run = || self.index_one(path, out_dir, on_event);
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(Ok((written, sha))) => {
                         let mut m = manifest.lock().unwrap_or_else(|p| p.into_inner());
+                        // Other processes (shards) may share the folder: merge what they
+                        // wrote since, then add this document.
+                        let mut on_disk = Manifest::load(out_dir);
+                        on_disk.documents.append(&mut m.documents);
+                        *m = on_disk;
                         m.documents.insert(
                             written.document.tree.doc_name.clone(),
                             ManifestEntry {
@@ -297,36 +332,53 @@ impl NanoIndex {
             on_event(BatchEvent::Finished { item: &item });
             item
         };
-        let run = || (0..paths.len()).into_par_iter().map(work).collect();
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(options.jobs)
-            .build()
-        {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
+        let jobs = if options.jobs == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            options.jobs
         }
+        .clamp(1, paths.len().max(1));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<BatchItem>>> =
+            Mutex::new((0..paths.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if i >= paths.len() {
+                        break;
+                    }
+                    let item = work(i);
+                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(item);
+                });
+            }
+        });
+        results
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .into_iter()
+            .zip(&paths)
+            .map(|(item, path)| {
+                item.unwrap_or_else(|| BatchItem {
+                    path: path.clone(),
+                    outcome: Outcome::Failed(IndexError::Internal { path: path.clone() }),
+                })
+            })
+            .collect()
     }
 
     fn index_one(
         &self,
         path: &Path,
-        read: Option<&(Vec<u8>, String)>,
         out_dir: &Path,
         on_event: &(dyn Fn(BatchEvent<'_>) + Sync),
     ) -> Result<(WrittenDocument, String), IndexError> {
-        let (bytes, sha) = match read {
-            Some((b, h)) => (b.as_slice(), h.clone()),
-            None => {
-                // Read again for the error message.
-                let error = std::fs::read(path).err().unwrap_or_else(|| {
-                    std::io::Error::other("the file changed while the batch ran")
-                });
-                return Err(IndexError::Io {
-                    path: path.to_path_buf(),
-                    source: error,
-                });
-            }
-        };
+        let bytes = std::fs::read(path).map_err(|source| IndexError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let sha = sha256_hex(&bytes);
+        let bytes = bytes.as_slice();
         let tree = self.structure(bytes, path)?;
         on_event(BatchEvent::Extracted {
             path,

@@ -67,8 +67,19 @@ pub enum IndexError {
         #[source]
         source: nanoindex_llm::LlmError,
     },
+    /// Two inputs of a batch would write the same `<doc>.tree.json`.
+    #[error(
+        "cannot index `{path}`: its output name is taken by `{other}` in the same batch (index \
+         them into different folders, or rename one)"
+    )]
+    NameClash {
+        /// The later input.
+        path: PathBuf,
+        /// The input that keeps the name.
+        other: PathBuf,
+    },
     /// The text model could not be loaded.
-    #[error("cannot load the model `{spec}`: {reason}")]
+    #[error("cannot load the model {}: {reason}", if spec.is_empty() { "(the default model)".to_string() } else { format!("`{spec}`") })]
     ModelLoad {
         /// The spec string (`""` is the default model).
         spec: String,

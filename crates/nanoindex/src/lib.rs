@@ -1,10 +1,12 @@
 //! The nanoindex-local engine and public library API.
 //!
-//! [`NanoIndex::index`] turns a PDF into a [`DocumentTree`] and a [`DocumentGraph`] with zero
-//! model calls: MuPDF extraction (`nanoindex-pdf`), the section tree (`nanoindex-tree`) and
-//! cross-references (`nanoindex-graph`). [`NanoIndex::index_batch`] indexes many files in
-//! parallel, writes `<doc>.tree.json` and `<doc>.graph.json`, and reports per-file failures
-//! without stopping.
+//! [`NanoIndex::index`] turns a PDF into a [`DocumentTree`] and a [`DocumentGraph`]: MuPDF
+//! extraction (`nanoindex-pdf`), the section tree (`nanoindex-tree`), the split cascade,
+//! cross-references and rule-based entities (`nanoindex-graph`) — zero model calls — and,
+//! when [`Config::llm`] names a model, summaries, a description and entities found by the
+//! model ([`enrich`]). [`NanoIndex::index_batch`] indexes many files in parallel, writes
+//! `<doc>.tree.json` and `<doc>.graph.json`, skips unchanged ones, and reports per-file
+//! failures without stopping.
 //!
 //! ```no_run
 //! use nanoindex::{Config, NanoIndex};
@@ -182,6 +184,16 @@ impl NanoIndex {
             graph,
             report,
         })
+    }
+
+    /// Loads the engine's model now (it is otherwise loaded by the first document), so that
+    /// a missing or broken model is one error before a batch rather than one per document.
+    /// `Ok(false)` when the engine has no model.
+    ///
+    /// # Errors
+    /// [`IndexError::ModelLoad`] when the model cannot be loaded.
+    pub fn preload_model(&self) -> Result<bool, IndexError> {
+        Ok(self.model()?.is_some())
     }
 
     /// The shared model, loaded on first use; `None` when the engine has none.

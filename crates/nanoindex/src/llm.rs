@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub use nanoindex_llm::thread_count;
 pub use nanoindex_llm::{
     default_models_dir, BackendSpec, ChatMessage, ChatRole, Embedder, GenerateRequest, Generation,
     LlmError, ModelEntry, ModelFileStatus, ModelInfo, ModelManifest, StopReason, TextGenerator,

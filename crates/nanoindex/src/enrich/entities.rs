@@ -12,7 +12,7 @@ use nanoindex_core::{estimate_tokens, DocumentGraph, Entity, Relationship, TreeN
 use nanoindex_llm::{GenerateRequest, LlmError};
 use serde_json::json;
 
-use super::text::{pack, paragraphs, sentences};
+use super::text::{boundaries, head, pack};
 use super::Calls;
 
 /// Estimated tokens of text per extraction window.
@@ -66,15 +66,12 @@ pub(crate) fn extract(
         if estimate_tokens(text) < min_tokens {
             continue;
         }
-        let mut bounds = Vec::new();
-        for p in paragraphs(text) {
-            bounds.push(p.start);
-            bounds.extend(sentences(text, p).into_iter().map(|s| s.start));
-        }
+        let bounds = boundaries(text, WINDOW_TOKENS);
         for range in pack(text, 0..text.len(), &bounds, WINDOW_TOKENS) {
+            // A single line over the window size is cut: the model sees a bounded prompt.
             windows.push(Window {
                 node: i,
-                text: text[range].to_string(),
+                text: head(&text[range], 2 * WINDOW_TOKENS).to_string(),
             });
         }
     }

@@ -9,7 +9,7 @@
 //!
 //! Steps 3 and 4 (and tiers b and c of step 1) need a model; without one the result is the
 //! structure, paragraph splits and the rule-based graph, with zero model calls. Model
-//! requests of one stage are sent together through
+//! requests of a stage are sent together (tier (b) asks one leaf at a time) through
 //! [`nanoindex_llm::TextGenerator::generate_batch`] (several sequences per batch on
 //! llama.cpp).
 
@@ -128,6 +128,8 @@ pub struct EnrichReport {
     pub entities: EntityStats,
     /// Model requests made.
     pub llm_calls: usize,
+    /// Requests whose prompt did not fit the model's context (their step fell back).
+    pub llm_skipped: usize,
     /// Prompt tokens evaluated (cached prefixes excluded).
     pub prompt_tokens: u64,
     /// Tokens generated.
@@ -144,6 +146,8 @@ pub(crate) struct Calls<'a, 'p> {
     prompt_tokens: u64,
     completion_tokens: u64,
     model_ms: f64,
+    /// Requests that did not fit the model's context (answered as empty).
+    skipped: usize,
     stage: Stage,
     done: usize,
     total: usize,
@@ -159,6 +163,7 @@ impl<'a, 'p> Calls<'a, 'p> {
             prompt_tokens: 0,
             completion_tokens: 0,
             model_ms: 0.0,
+            skipped: 0,
             stage: Stage::Split,
             done: 0,
             total: 0,
@@ -189,12 +194,33 @@ impl<'a, 'p> Calls<'a, 'p> {
         let mut out = Vec::with_capacity(requests.len());
         for chunk in requests.chunks(self.batch_size) {
             let started = Instant::now();
-            let replies = if chunk.len() == 1 {
-                vec![self
-                    .llm
-                    .generate(&chunk[0], &mut |_| TokenControl::Continue)?]
+            let attempt = if chunk.len() == 1 {
+                // One request: `generate` reuses the previous prompt's cached prefix.
+                self.llm
+                    .generate(&chunk[0], &mut |_| TokenControl::Continue)
+                    .map(|r| vec![r])
             } else {
-                self.llm.generate_batch(chunk)?
+                self.llm.generate_batch(chunk)
+            };
+            let replies = match attempt {
+                Ok(replies) => replies,
+                // A prompt that does not fit the context: the others of the chunk still
+                // run, one by one, and that one gets an empty (unusable) reply.
+                Err(LlmError::InvalidRequest(_)) => {
+                    let mut replies = Vec::with_capacity(chunk.len());
+                    for request in chunk {
+                        match self.llm.generate(request, &mut |_| TokenControl::Continue) {
+                            Ok(r) => replies.push(r),
+                            Err(LlmError::InvalidRequest(_)) => {
+                                self.skipped += 1;
+                                replies.push(empty_generation());
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    replies
+                }
+                Err(e) => return Err(e),
             };
             self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
             for r in &replies {
@@ -225,6 +251,19 @@ impl<'a, 'p> Calls<'a, 'p> {
         if let Some(progress) = self.progress.as_deref_mut() {
             progress(&p);
         }
+    }
+}
+
+fn empty_generation() -> Generation {
+    Generation {
+        text: String::new(),
+        tokens: Vec::new(),
+        n_prompt_tokens: 0,
+        n_cached_prompt_tokens: 0,
+        n_completion_tokens: 0,
+        prefill_ms: 0.0,
+        decode_ms: 0.0,
+        stop_reason: nanoindex_llm::StopReason::ContextFull,
     }
 }
 
@@ -314,6 +353,7 @@ pub fn enrich(
             timed(Stage::Entities, started, &mut report);
         }
         report.llm_calls = calls.calls;
+        report.llm_skipped = calls.skipped;
         report.prompt_tokens = calls.prompt_tokens;
         report.completion_tokens = calls.completion_tokens;
     }

@@ -13,7 +13,7 @@
 use nanoindex_core::{estimate_tokens, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
-use super::text::{head, pack, paragraphs, sentences};
+use super::text::{boundaries, head, pack, paragraphs, sentences};
 use super::Calls;
 
 /// Nodes with less own text than this (estimated tokens) get no summary of their own text;
@@ -224,15 +224,10 @@ fn node_mut<'a>(structure: &'a mut [TreeNode], path: &[usize]) -> &'a mut TreeNo
     node
 }
 
-/// Parts of `text` of at most `budget` estimated tokens, cut at paragraphs and sentences.
+/// Parts of `text` of at most `budget` estimated tokens, cut at paragraphs, sentences and
+/// lines.
 fn parts(text: &str, budget: usize) -> Vec<std::ops::Range<usize>> {
-    let mut bounds = Vec::new();
-    for p in paragraphs(text) {
-        bounds.push(p.start);
-        if estimate_tokens(&text[p.clone()]) > budget {
-            bounds.extend(sentences(text, p).into_iter().map(|s| s.start));
-        }
-    }
+    let bounds = boundaries(text, budget);
     pack(text, 0..text.len(), &bounds, budget)
         .into_iter()
         .map(|r| {

@@ -127,6 +127,32 @@ fn push_trimmed(out: &mut Vec<Range<usize>>, slice: &str, r: Range<usize>, base:
     }
 }
 
+/// Cut points of `text` from coarse to fine, for [`pack`]: paragraph starts, then sentence
+/// starts inside paragraphs over `limit` estimated tokens, then line starts inside
+/// sentences still over it. Sorted, without duplicates.
+pub fn boundaries(text: &str, limit: usize) -> Vec<usize> {
+    let mut bounds = Vec::new();
+    for p in paragraphs(text) {
+        bounds.push(p.start);
+        if nanoindex_core::estimate_tokens(&text[p.clone()]) <= limit {
+            continue;
+        }
+        for s in sentences(text, p) {
+            bounds.push(s.start);
+            if nanoindex_core::estimate_tokens(&text[s.clone()]) > limit {
+                let mut at = s.start;
+                for line in text[s.clone()].split_inclusive('\n') {
+                    bounds.push(at);
+                    at += line.len();
+                }
+            }
+        }
+    }
+    bounds.sort_unstable();
+    bounds.dedup();
+    bounds
+}
+
 /// The first `n` words of the line starting at byte `at`, exactly as written (so that a
 /// model can copy them and [`find_opening`] can find them again).
 pub fn opening_words(text: &str, at: usize, n: usize) -> String {
