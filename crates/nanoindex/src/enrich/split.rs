@@ -22,7 +22,7 @@ use nanoindex_core::{estimate_tokens, SourceSpan, TextPageSpan, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 use serde_json::json;
 
-use super::text::{find_opening, opening_words, pack, paragraphs, sentences, title_of};
+use super::text::{find_opening, head, opening_words, pack, paragraphs, sentences, title_of};
 use super::Calls;
 
 /// What the cascade did.
@@ -317,7 +317,7 @@ fn propositions(
              that stands on its own: name the subject instead of using pronouns. For each \
              claim, `source` is the opening of the sentence it comes from, copied from this \
              list:\n{}",
-            &text[w.clone()],
+            head(&text[w.clone()], 2 * PROPOSITION_WINDOW_TOKENS),
             openings
                 .iter()
                 .map(|o| format!("- {o}\n"))
