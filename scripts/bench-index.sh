@@ -13,7 +13,8 @@
 #   (AMCOR_2022_8K_dated-2022-07-01, ULTABEAUTY_2023Q4_EARNINGS, AMCOR_2023Q4_EARNINGS:
 #   32 pages); a full run of all 17 filings is hours of prefill on two cores.
 # NANOINDEX_BIN=path uses that binary instead of building the dev one.
-# NANOINDEX_THREADS sets the model's threads (default 1).
+# NANOINDEX_THREADS sets the model's threads (default 1); BENCH_JOBS the --jobs values of the
+# full runs (default "1 2"); BENCH_SUMMARIES=0 skips the batched/one-by-one comparison.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 data="${NANOINDEX_TEST_DATA:-$root/../shared}/data/financebench-dev/pdfs"
@@ -71,7 +72,7 @@ print(f"{len(files)} files; structure only (--no-llm, --jobs 1): {structure_wall
 print()
 print("| jobs | wall s | pages/s | model requests | prompt tokens | generated tokens | generated tokens/s | structure | split | graph | summaries | entities |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for jobs in ("1", "2"):
+for jobs in os.environ.get("BENCH_JOBS", "1 2").split():
     wall, docs = run(f"full-{jobs}", "--jobs", jobs, "--force")
     t = totals(docs)
     s = t["stages"]
@@ -80,6 +81,8 @@ for jobs in ("1", "2"):
           f"{t['completion']} | {t['completion'] / wall:.1f} | {share(structure_wall)} | "
           f"{share(s.get('split', 0))} | {share(s.get('graph', 0))} | "
           f"{share(s.get('summaries', 0) + s.get('description', 0))} | {share(s.get('entities', 0))} |")
+if os.environ.get("BENCH_SUMMARIES", "1") == "0":
+    sys.exit(0)
 print()
 print("Summary stage alone (--no-llm-entities), generated tokens per second of summary time:")
 rates = {}

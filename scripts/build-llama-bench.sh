@@ -31,6 +31,6 @@ fi
 cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON \
   -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DLLAMA_BUILD_TOOLS=ON >&2
-cmake --build "$dir/build" --target llama-bench -j "$(nproc)" >&2
+cmake --build "$dir/build" --target llama-bench -j "${BUILD_JOBS:-$(nproc)}" >&2
 echo "llama.cpp of llama-cpp-python $version: $(cat "$dir/COMMIT" 2>/dev/null)" >&2
 echo "$bin"
