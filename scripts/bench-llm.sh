@@ -4,7 +4,9 @@
 # through `nanoindex-local generate --json` (one process per run), the candle/llama.cpp
 # decode ratio per model, and side by side llama.cpp's own `llama-bench` when one is given
 # (LLAMA_BENCH=/path/to/llama-bench; the llama-cpp-2 crate does not vendor the tools), with
-# the ratio ours / llama-bench.
+# the ratio ours / llama-bench (llama-bench decodes after a 448-token context, as ours does
+# after its prompt). Then the memory-bandwidth bound: model bytes read per generated token
+# against the machine's copy bandwidth.
 #
 # Usage: scripts/bench-llm.sh [THREADS]   (default: 1; more threads than free cores collapse
 # decoding, see DEPENDENCIES.md; with THREADS > 1 run with OMP_WAIT_POLICY=passive)
@@ -48,8 +50,12 @@ for file in SmolLM2-135M-Instruct.Q4_1.gguf gemma-3-270m-q4_k_m.gguf; do
         decode_of[$backend]="$decode"
         bench_prefill="-" bench_decode="-"
         if [[ "$backend" == llama-cpp && -n "${LLAMA_BENCH:-}" ]]; then
-            read -r bench_prefill bench_decode < <("$LLAMA_BENCH" -m "$path" -t "$threads" -p 512 -n 128 -o json \
-                | python3 -c 'import json,sys; rows=json.load(sys.stdin); p=[r["avg_ts"] for r in rows if r["n_prompt"]>0]; d=[r["avg_ts"] for r in rows if r["n_gen"]>0]; print(round(p[0],1), round(d[0],1))')
+            # Prefill of 512 tokens, and decode of 128 tokens after a 448-token context (our
+            # prompt is about that long): the same work as the `generate` run above.
+            bench_prefill="$("$LLAMA_BENCH" -m "$path" -t "$threads" -p 512 -n 0 -o json \
+                | python3 -c 'import json,sys; print(round(json.load(sys.stdin)[0]["avg_ts"],1))')"
+            bench_decode="$("$LLAMA_BENCH" -m "$path" -t "$threads" -p 0 -n 128 -d 448 -o json \
+                | python3 -c 'import json,sys; print(round(json.load(sys.stdin)[0]["avg_ts"],1))')"
         fi
         printf '%-28s %-10s %8s %12s %12s %10s %14s %14s\n' "$file" "$backend" "$threads" "$prefill" "$decode" "$peak" "$bench_prefill" "$bench_decode"
         if [[ "$n_out" -lt 32 ]]; then
@@ -61,3 +67,20 @@ for file in SmolLM2-135M-Instruct.Q4_1.gguf gemma-3-270m-q4_k_m.gguf; do
     done
     python3 -c "print('  ratio candle/llama.cpp decode: %.2f' % (${decode_of[candle]}/${decode_of[llama-cpp]}))"
 done
+
+# Memory-bandwidth bound: every weight is read once per generated token, so decode cannot
+# beat (copy bandwidth) / (model file size). Bandwidth: best of five 1 GiB copies between
+# buffers already touched (read + write counted).
+python3 - "$models_dir" <<'PY'
+import os, sys, time
+n = 1 << 30
+src, dst = bytearray(b"x" * n), bytearray(b"y" * n)
+best = min((lambda t: (dst.__setitem__(slice(None), src), time.perf_counter() - t)[1])(time.perf_counter()) for _ in range(5))
+bw = 2 * n / best
+print(f"copy bandwidth: {bw / 1e9:.1f} GB/s (read + write)")
+for f in ("SmolLM2-135M-Instruct.Q4_1.gguf", "gemma-3-270m-q4_k_m.gguf"):
+    p = os.path.join(sys.argv[1], f)
+    if os.path.isfile(p):
+        size = os.path.getsize(p)
+        print(f"  {f}: {size / 1e6:.0f} MB read per token -> decode bound {bw / size:.0f} tokens/s")
+PY
