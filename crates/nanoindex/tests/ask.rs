@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::Flow;
-use nanoindex::llm::{load_generator, LlmOptions, TextGenerator};
+use common::{default_model, Flow};
+use nanoindex::llm::TextGenerator;
 use nanoindex::{ask, highlight_pdf, AskDocument, AskOptions, Config, Mode, NanoIndex};
 use nanoindex_core::Answer;
 use nanoindex_llm::ScriptedGenerator;
@@ -117,19 +117,6 @@ fn prepare(bytes: &[u8], name: &str) -> (tempfile::TempDir, AskDocument) {
         .prepare_pdf(&path, None, Some(&dir.path().join("cache")), &mut |_| {})
         .unwrap();
     (dir, prepared.document)
-}
-
-/// The default model, or `None` (skipped) outside CI when it is not installed.
-fn default_model() -> Option<Box<dyn TextGenerator>> {
-    match load_generator("", &LlmOptions::default()) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            let reason = format!("default model not available ({e}); run scripts/fetch-models.sh");
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
-            eprintln!("skipped: {reason}");
-            None
-        }
-    }
 }
 
 fn ask_with(

@@ -9,11 +9,10 @@ mod common;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use common::Flow;
+use common::{default_model, Flow};
 use nanoindex::core::{DocumentTree, Entity, TreeNode};
 use nanoindex::llm::{
-    load_generator, GenerateRequest, Generation, LlmOptions, ModelInfo, StopReason, TextGenerator,
-    TokenControl,
+    GenerateRequest, Generation, ModelInfo, StopReason, TextGenerator, TokenControl,
 };
 use nanoindex::{Config, EnrichOptions, IndexedDocument, NanoIndex};
 use nanoindex_pdf::write::PdfBuilder;
@@ -344,18 +343,6 @@ fn report() -> Vec<u8> {
         }
     }
     pdf.to_bytes()
-}
-
-fn default_model() -> Option<Box<dyn TextGenerator>> {
-    match load_generator("", &LlmOptions::default()) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            let reason = format!("default model not available ({e}); run scripts/fetch-models.sh");
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
-            eprintln!("skipped: {reason}");
-            None
-        }
-    }
 }
 
 fn summaries(

@@ -84,3 +84,17 @@ pub fn shared_data() -> Option<PathBuf> {
     );
     None
 }
+
+/// The default model (SmolLM2-135M-Instruct on llama.cpp), or `None` (skipped, with the
+/// reason printed) outside CI when it is not installed; a panic in CI, where it must be.
+pub fn default_model() -> Option<Box<dyn nanoindex::llm::TextGenerator>> {
+    match nanoindex::llm::load_generator("", &nanoindex::llm::LlmOptions::default()) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            let reason = format!("default model not available ({e}); run scripts/fetch-models.sh");
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
+            eprintln!("skipped: {reason}");
+            None
+        }
+    }
+}
