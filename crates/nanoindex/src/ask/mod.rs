@@ -1265,9 +1265,7 @@ fn is_degenerate(draft: &str) -> bool {
     if words.len() < 10 {
         return false;
     }
-    let trigrams: Vec<&[&str]> = words.windows(3).collect();
-    let distinct: HashSet<&[&str]> = trigrams.iter().copied().collect();
-    distinct.len() * 2 < trigrams.len()
+    crate::enrich::text::mostly_repeated_trigrams(&words)
 }
 
 /// The draft without lines that merely repeat the prompt (evidence entries, "Question:").

@@ -17,7 +17,7 @@ pub mod domain;
 mod entities;
 mod split;
 mod summary;
-mod text;
+pub(crate) mod text;
 
 use std::time::Instant;
 
@@ -252,6 +252,20 @@ impl<'a, 'p> Calls<'a, 'p> {
             progress(&p);
         }
     }
+}
+
+/// The node at a path of child indices (`[2, 0]` = first child of the third top-level
+/// node). Paths come from walking the same structure, so they are always valid.
+pub(crate) fn node_at<'a>(
+    structure: &'a mut [nanoindex_core::TreeNode],
+    path: &[usize],
+) -> &'a mut nanoindex_core::TreeNode {
+    let (first, rest) = path.split_first().expect("non-empty path");
+    let mut node = &mut structure[*first];
+    for &i in rest {
+        node = &mut node.nodes[i];
+    }
+    node
 }
 
 fn empty_generation() -> Generation {

@@ -22,8 +22,10 @@ use nanoindex_core::{estimate_tokens, SourceSpan, TextPageSpan, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 use serde_json::json;
 
-use super::text::{find_opening, head, opening_words, pack, paragraphs, sentences, title_of};
-use super::Calls;
+use super::text::{
+    boundaries, find_opening, head, opening_words, pack, paragraphs, sentences, title_of,
+};
+use super::{node_at, Calls};
 
 /// What the cascade did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -160,15 +162,6 @@ fn collect_oversized(
         }
         path.pop();
     }
-}
-
-fn node_at<'a>(structure: &'a mut [TreeNode], path: &[usize]) -> &'a mut TreeNode {
-    let (first, rest) = path.split_first().expect("non-empty path");
-    let mut node = &mut structure[*first];
-    for &i in rest {
-        node = &mut node.nodes[i];
-    }
-    node
 }
 
 /// Dense text: fewer than three paragraphs, or a paragraph over half the limit — paragraph
@@ -397,24 +390,7 @@ fn propositions(
 /// sentences, a sentence over it at its lines. Pieces are titled `<title> (part i of n)`:
 /// their first lines are arbitrary, the parent's title is what they share.
 fn paragraph_chunks(title: &str, text: &str, keep: usize, limit: usize) -> Vec<Piece> {
-    let mut bounds = Vec::new();
-    for p in paragraphs(text).into_iter().filter(|p| p.start >= keep) {
-        bounds.push(p.start);
-        if estimate_tokens(&text[p.clone()]) > limit {
-            for s in sentences(text, p.clone()) {
-                bounds.push(s.start);
-                if estimate_tokens(&text[s.clone()]) > limit {
-                    let mut at = s.start;
-                    for line in text[s.clone()].split_inclusive('\n') {
-                        bounds.push(at);
-                        at += line.len();
-                    }
-                }
-            }
-        }
-    }
-    bounds.sort_unstable();
-    bounds.dedup();
+    let bounds = boundaries(text, limit);
     let ranges = pack(text, keep..text.len(), &bounds, limit);
     let n = ranges.len();
     ranges

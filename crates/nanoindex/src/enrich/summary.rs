@@ -14,7 +14,7 @@ use nanoindex_core::{estimate_tokens, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
 use super::text::{boundaries, head, pack, paragraphs, sentences};
-use super::Calls;
+use super::{node_at, Calls};
 
 /// Nodes with less own text than this (estimated tokens) get no summary of their own text;
 /// a parent still gets one from its children.
@@ -155,7 +155,7 @@ pub(crate) fn summarize(
         match s {
             Some(s) => {
                 stats.summarised += 1;
-                node_mut(structure, &target.path).summary = Some(s);
+                node_at(structure, &target.path).summary = Some(s);
             }
             None if big => stats.missing += 1,
             None => {}
@@ -214,14 +214,6 @@ fn collect(nodes: &[TreeNode], path: &mut Vec<usize>, out: &mut Vec<Target>) {
         collect(&node.nodes, path, out);
         path.pop();
     }
-}
-
-fn node_mut<'a>(structure: &'a mut [TreeNode], path: &[usize]) -> &'a mut TreeNode {
-    let mut node = &mut structure[path[0]];
-    for &i in &path[1..] {
-        node = &mut node.nodes[i];
-    }
-    node
 }
 
 /// Parts of `text` of at most `budget` estimated tokens, cut at paragraphs, sentences and
@@ -335,9 +327,7 @@ fn is_degenerate(text: &str) -> bool {
     if w.len() < 12 {
         return false;
     }
-    let trigrams: Vec<&[String]> = w.windows(3).collect();
-    let distinct: std::collections::HashSet<&[String]> = trigrams.iter().copied().collect();
-    distinct.len() * 2 < trigrams.len()
+    super::text::mostly_repeated_trigrams(&w)
 }
 
 /// Replies that restate the prompt's own labels (`Section: …`, `Subsections:`) instead of

@@ -153,6 +153,14 @@ pub fn boundaries(text: &str, limit: usize) -> Vec<usize> {
     bounds
 }
 
+/// True when a phrase of three consecutive words makes up most of `words`: fewer than half
+/// of its word trigrams are distinct (a model stuck repeating itself).
+pub fn mostly_repeated_trigrams<T: Eq + std::hash::Hash>(words: &[T]) -> bool {
+    let trigrams: Vec<&[T]> = words.windows(3).collect();
+    let distinct: std::collections::HashSet<&[T]> = trigrams.iter().copied().collect();
+    distinct.len() * 2 < trigrams.len()
+}
+
 /// The first `n` words of the line starting at byte `at`, exactly as written (so that a
 /// model can copy them and [`find_opening`] can find them again).
 pub fn opening_words(text: &str, at: usize, n: usize) -> String {
