@@ -5,13 +5,7 @@
 # Everything runs offline after the first setup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-need_apt=()
-command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
-fi
+bash scripts/prereqs.sh
 bash scripts/fetch-models.sh
 # The dev profile is the project's one build profile (dependencies -O3, our crates -O2), shared
 # with the test command, so the two quick-start commands compile the stack once.
