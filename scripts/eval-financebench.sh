@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # FinanceBench evaluation of `ask` over ../shared/data/financebench-dev (or $1): per question
-# and mode, whether an evidence page is among the pages read and the cited pages, whether the
-# answer holds the gold figure, pages read, model calls, tokens and seconds; totals per mode
-# on stdout and a JSON report (default: eval-financebench.json in the current directory).
+# and mode, whether an evidence page is among the pages read, whether the first cited page is
+# one, whether the answer holds the gold figure, pages read, model calls, tokens and seconds;
+# totals per mode on stdout and a JSON report (default: eval-financebench.json here).
 #
 #   scripts/eval-financebench.sh [DATA_DIR] [OUT.json] [MODES] [LIMIT]
 #
@@ -16,6 +16,6 @@ modes="${3:-fast,agentic,agentic_graph}"
 limit="${4:-1000000}"
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 cd "$root"
-cargo build -q -p nanoindex --example eval_financebench
+cargo build -q -p nanoindex --example eval_ask
 target="${CARGO_TARGET_DIR:-$root/target}/debug"
-"$target/examples/eval_financebench" "$data" "$out" "$modes" "$limit"
+"$target/examples/eval_ask" "$data/questions.jsonl" "$data/pdfs" "$out" "$modes" "$limit"

@@ -1,6 +1,6 @@
 //! `nanoindex-local ask`: answers a question about a PDF (indexed and cached on first use)
-//! or a saved tree, with verified citations. The verified answer goes to stdout; the
-//! model's draft streams to stderr while it is written (hidden by `--quiet` and `--json`).
+//! or a saved tree, with verified citations. The verified answer goes to stdout; with
+//! `--stream` (or `-v`) the model's unverified draft streams to stderr while it is written.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,8 +22,9 @@ pub struct AskArgs {
     /// `agentic_graph` (the graph seeds the first round).
     #[arg(long, default_value = "agentic")]
     mode: Mode,
-    /// Model spec: `llama-cpp:PATH.gguf`; empty means the default model
-    /// (SmolLM2-135M-Instruct on llama.cpp, installed by `scripts/fetch-models.sh`).
+    /// Model: a `PATH.gguf` (llama.cpp), `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or
+    /// `openai:MODEL@URL`; empty means the default model (SmolLM2-135M-Instruct on
+    /// llama.cpp, installed by `scripts/fetch-models.sh`).
     #[arg(long, default_value = "", env = "NANOINDEX_LLM")]
     llm: String,
     /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
@@ -44,9 +45,13 @@ pub struct AskArgs {
     /// Print the answer, citations and trace as JSON.
     #[arg(long)]
     json: bool,
-    /// No draft or progress on stderr.
+    /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Stream the model's draft (unverified, often rough with small models) to stderr while
+    /// it is written; the verified answer still goes to stdout.
+    #[arg(long, short = 'v', visible_alias = "verbose")]
+    stream: bool,
 }
 
 /// Runs `ask`.
@@ -103,8 +108,9 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
     };
     let mut stderr = std::io::stderr();
     let mut drafting = false;
+    let stream = args.stream && !quiet;
     let mut on_draft = |piece: &str| {
-        if quiet {
+        if !stream {
             return;
         }
         if !drafting {

@@ -98,6 +98,9 @@ fn expand(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")))
                 .collect();
             found.sort();
+            if found.is_empty() {
+                anyhow::bail!("no PDF found in `{}` (looked for *.pdf)", input.display());
+            }
             files.extend(found);
         } else {
             files.push(input.clone());
@@ -315,10 +318,11 @@ fn report(item: &BatchItem, json: bool) {
                 String::new()
             };
             eprintln!(
-                "indexed `{}`: {} pages, {} nodes ({}){summaries}, {} entities, {} \
+                "indexed `{}`: {} page{}, {} nodes ({}){summaries}, {} entities, {} \
                  cross-references -> {}",
                 relative(&item.path),
                 meta.page_count,
+                if meta.page_count == 1 { "" } else { "s" },
                 nodes,
                 meta.tree_method,
                 graph.entities.len(),

@@ -11,7 +11,8 @@ use nanoindex::core::{load_tree, TreeNode};
 pub struct TreeArgs {
     /// A `<doc>.tree.json` file written by `index` (or by NanoIndex).
     tree: PathBuf,
-    /// Print the outline as JSON (id, title, pages, children) on stdout.
+    /// Print the outline as JSON on stdout: nested `{node_id, title, start_index, end_index,
+    /// nodes}` (1-based pages).
     #[arg(long)]
     json: bool,
 }

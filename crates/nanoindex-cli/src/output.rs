@@ -9,9 +9,16 @@ pub fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            let mut shown = e.to_string();
+            eprintln!("error: {shown}");
             for cause in e.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
+                // Errors that already print their source ("cannot read `x`: Is a
+                // directory") are not repeated.
+                let cause = cause.to_string();
+                if !shown.contains(&cause) {
+                    eprintln!("  caused by: {cause}");
+                    shown.push_str(&cause);
+                }
             }
             ExitCode::from(1)
         }

@@ -29,11 +29,39 @@ pub struct Citation {
     pub page_labels: Option<Vec<String>>,
 }
 
+/// Whether an answer answers its question, for scripts (`ask --json` carries it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerStatus {
+    /// Every part of the question is answered by a value found in a cited quote (or
+    /// computed from cited cells).
+    Answered,
+    /// Some parts are answered, or the answer is a quoted passage rather than a value.
+    Partial,
+    /// Nothing in the pages read answers the question.
+    NotFound,
+}
+
+impl AnswerStatus {
+    /// The status as written in JSON (`answered`, `partial`, `not_found`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerStatus::Answered => "answered",
+            AnswerStatus::Partial => "partial",
+            AnswerStatus::NotFound => "not_found",
+        }
+    }
+}
+
 /// An answer to a question about a document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     /// The answer text shown to the user.
     pub content: String,
+    /// Whether the question is answered (absent in NanoIndex's answers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<AnswerStatus>,
     /// Step-by-step reasoning, when the mode produced it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,

@@ -17,7 +17,7 @@ pub mod io;
 pub mod numbering;
 pub mod tree;
 
-pub use answer::{Answer, Citation};
+pub use answer::{Answer, AnswerStatus, Citation};
 pub use error::CoreError;
 pub use graph::{CrossReference, DocumentGraph, Entity, Relationship};
 pub use id::NodeId;

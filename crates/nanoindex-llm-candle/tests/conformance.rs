@@ -266,8 +266,18 @@ fn stop_string_ends_generation_before_it() {
     let base = GenerateRequest::chat("", "List the days of the week, separated by commas.")
         .with_max_tokens(40);
     let full = generator.generate(&base, &mut quiet).unwrap();
-    let cut = full.text.find(',').expect("the answer has commas");
-    let stop = full.text[cut..].chars().take(4).collect::<String>();
+    // The stop string is taken from the model's own output: the four characters from the
+    // first space after its first word (whatever the model wrote), cut at its first
+    // occurrence.
+    let text = full.text.as_str();
+    let first_word = text
+        .find(|c: char| !c.is_whitespace())
+        .unwrap_or(text.len());
+    let Some(space) = text[first_word..].find(' ').map(|i| first_word + i) else {
+        panic!("a 40-token answer has two words: {text:?}");
+    };
+    let stop = text[space..].chars().take(4).collect::<String>();
+    let cut = text.find(&stop).expect("the stop string is in the text");
     let mut streamed = String::new();
     let stopped = generator
         .generate(&base.clone().with_stop([stop.clone()]), &mut |piece| {

@@ -48,7 +48,10 @@ pub enum BackendSpec {
     },
 }
 
-const FORMS: &str = "expected `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or `openai:MODEL@URL`";
+const FORMS: &str = "expected `PATH.gguf` (the default local backend), `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or `openai:MODEL@URL`";
+
+/// The backend prefixes of spec strings.
+const BACKENDS: &[&str] = &["llama-cpp", "candle", "ollama", "openai"];
 
 impl BackendSpec {
     /// The backend's name as used in spec strings (`llama-cpp`, `candle`, `ollama`,
@@ -112,6 +115,16 @@ impl FromStr for BackendSpec {
             spec: spec.to_string(),
             reason,
         };
+        // A bare path to a GGUF file means the default local backend (llama.cpp), also when
+        // the path itself holds a `:`.
+        let prefix = trimmed.split_once(':').map(|(b, _)| b);
+        if !prefix.is_some_and(|b| BACKENDS.contains(&b))
+            && trimmed.to_ascii_lowercase().ends_with(".gguf")
+        {
+            return Ok(BackendSpec::LlamaCpp {
+                path: PathBuf::from(trimmed),
+            });
+        }
         let Some((backend, rest)) = trimmed.split_once(':') else {
             return Err(invalid(format!("no backend prefix; {FORMS}")));
         };
@@ -217,9 +230,25 @@ mod tests {
     }
 
     #[test]
+    fn a_gguf_path_means_the_default_local_backend() {
+        for path in ["model.gguf", "/models/SmolLM2.Q4_1.GGUF", "/odd:dir/m.gguf"] {
+            assert_eq!(
+                path.parse::<BackendSpec>().unwrap(),
+                BackendSpec::LlamaCpp { path: path.into() }
+            );
+        }
+        assert_eq!(
+            "candle:m.gguf".parse::<BackendSpec>().unwrap(),
+            BackendSpec::Candle {
+                path: "m.gguf".into()
+            }
+        );
+    }
+
+    #[test]
     fn invalid_specs_say_what_is_expected() {
         for (text, needle) in [
-            ("model.gguf", "no backend prefix"),
+            ("model.bin", "no backend prefix"),
             ("llama-cpp:", "nothing after `llama-cpp:`"),
             ("vllm:x", "unknown backend `vllm`"),
             ("openai:gpt", "expected `openai:MODEL@URL`"),

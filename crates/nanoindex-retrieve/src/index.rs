@@ -346,6 +346,19 @@ impl RetrievalIndex {
         score
     }
 
+    /// Indices into [`RetrievalIndex::lines`] of page `page_no`'s lines, in reading order
+    /// (empty for a page without text).
+    #[must_use]
+    pub fn page_line_ids(&self, page_no: u32) -> &[usize] {
+        self.page_lines.get(&page_no).map_or(&[], Vec::as_slice)
+    }
+
+    /// Analysed terms of line `line` (see [`crate::analysis::tokenize`]).
+    #[must_use]
+    pub fn line_terms(&self, line: usize) -> &[String] {
+        &self.lines[line].terms
+    }
+
     /// Whether page `page_no` is the statement `statement` itself: a short line near the top
     /// names it as a statement ("Consolidated Statements of Cash Flows", "Balance Sheets"),
     /// and the page is mostly figures (not a contents page or a discussion).
@@ -630,7 +643,10 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
 }
 
 /// A table row: two or more figures, ending in a figure.
-fn is_table_row(text: &str) -> bool {
+/// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
+/// `22.4%`). The one definition of a row for retrieval and the reader of `ask`.
+#[must_use]
+pub fn is_table_row(text: &str) -> bool {
     numbers_in(text).len() >= 2
         && text
             .trim_end()

@@ -25,5 +25,7 @@ pub mod index;
 pub mod query;
 pub mod table;
 
-pub use index::{dense_texts, passages, Line, PageHit, Passage, RetrievalIndex, Snippet};
+pub use index::{
+    dense_texts, is_table_row, passages, Line, PageHit, Passage, RetrievalIndex, Snippet,
+};
 pub use query::{QueryAnalysis, Statement};

@@ -34,9 +34,14 @@ pub fn read_cell(row: &str, header: &str, year: u32) -> Option<Cell> {
         return None;
     }
     let column = years.iter().position(|&y| y == year)?;
+    // A year-like figure in a row is a year (a note's date) unless written with a thousands
+    // separator (`1,990` is an amount).
     let figures: Vec<_> = numbers_in(row)
         .into_iter()
-        .filter(|n| !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs())))
+        .filter(|n| {
+            let separated = row[n.range.clone()].contains(',');
+            separated || !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs()))
+        })
         .collect();
     if figures.len() < years.len() {
         return None;
@@ -78,6 +83,9 @@ mod tests {
         assert_eq!(read_cell(row, header, 2017).unwrap().text, "(1,373)");
         assert_eq!(read_cell(row, header, 2016).unwrap().value, -1420.0);
         assert_eq!(read_cell(row, header, 2015), None);
+        // Amounts that look like years are amounts when written with a separator.
+        let cell = read_cell("Total current assets 2,140 1,990", "2024 2023", 2023).unwrap();
+        assert_eq!(cell.value, 1990.0);
         let row = "Net sales (Note 3) $ 43,638 $ 42,151";
         assert_eq!(read_cell(row, "2023 2022", 2022).unwrap().text, "42,151");
     }

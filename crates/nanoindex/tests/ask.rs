@@ -9,7 +9,7 @@ mod common;
 use common::{default_model, Flow};
 use nanoindex::llm::TextGenerator;
 use nanoindex::{ask, highlight_pdf, AskDocument, AskOptions, Config, Mode, NanoIndex};
-use nanoindex_core::Answer;
+use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_llm::ScriptedGenerator;
 use nanoindex_pdf::write::PdfBuilder;
 
@@ -287,7 +287,7 @@ fn wrong_arithmetic_in_a_draft_is_corrected() {
 }
 
 #[test]
-fn a_refusal_is_retried_with_keyword_search_and_junk_falls_back_to_evidence() {
+fn a_refusal_is_retried_with_keyword_search_and_junk_replies_leave_the_reader_to_answer() {
     let (_dir, doc) = prepare(&contract(false), "msa.pdf");
     let mut model = ScriptedGenerator::new([
         r#"{"data_points": ["termination notice period"]}"#,
@@ -316,7 +316,8 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_falls_back_to_evidence() {
         Some("Section 12 gives the notice.")
     );
 
-    // A reply that is not JSON is no answer: the best evidence line is quoted instead.
+    // A reply that is not JSON is no draft: the reader finds the place in the governing-law
+    // sentence and states it.
     let mut junk = ScriptedGenerator::new(["not json", "still not json"]);
     let options = AskOptions {
         mode: Mode::Fast,
@@ -331,10 +332,8 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_falls_back_to_evidence() {
         &mut |_| {},
     )
     .unwrap();
-    assert!(answer.content.contains("State of Delaware"), "{answer:#?}");
+    assert_eq!(answer.content, "Delaware.", "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
     assert_cites(&answer, 4, "Delaware");
-    assert_eq!(
-        answer.trace.as_ref().unwrap()["verification"]["replaced_draft"],
-        true
-    );
+    assert_eq!(answer.trace.as_ref().unwrap()["reader"][0]["kind"], "place");
 }

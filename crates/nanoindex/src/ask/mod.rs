@@ -2,12 +2,15 @@
 //!
 //! Retrieval is deterministic ([`nanoindex_retrieve`]: BM25 + dense + tree + graph) and
 //! decides which pages are read; the language model picks among the retrieved evidence,
-//! decomposes the question, asks for more sections and writes the answer, always under a
-//! JSON schema where its output is parsed. What is shown is verified: arithmetic is
-//! re-computed, figures must occur in the quoted evidence (else a figure read from the
-//! evidence's table replaces the draft, or the answer says what is unverified), and every
-//! citation's quote is found on its page with MuPDF text search (boxes as 0–1 fractions);
-//! a quote that is not found is dropped.
+//! decomposes the question, asks for more sections and writes a draft, always under a
+//! JSON schema where its output is parsed. The answer comes from the [`reader`], not the
+//! draft: per part of the question ([`answer_type`]) it finds the span of the asked type
+//! (date, amount, party, …) or the table cell in the pages read, computes ratios from cited
+//! cells, and [`phrase`] states the value in a sentence. The model may choose among the
+//! reader's candidates (the one its draft states); a free-text draft is shown only when the
+//! cited sentences support it. When nothing answers, the answer says so first
+//! (`AnswerStatus::NotFound`). Every citation's quote is found on its page with MuPDF text
+//! search (boxes as 0–1 fractions); a quote that is not found is dropped.
 //!
 //! Modes ([`Mode`]):
 //! - `fast`: retrieval shortlist → one constrained call picks evidence lines → one call
@@ -24,17 +27,24 @@
 //! withheld, with the rest of their passage, from the model, the evidence and the citations
 //! (the trace lists them).
 
+pub mod answer_type;
+pub mod phrase;
+pub mod reader;
+mod spans;
 pub mod verify;
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
 
-use nanoindex_core::{Answer, BoundingBox, Citation, DocumentGraph, DocumentTree};
+use nanoindex_core::{Answer, AnswerStatus, BoundingBox, Citation, DocumentGraph, DocumentTree};
 use nanoindex_llm::{Embedder, GenerateRequest, LlmError, TextGenerator, TokenControl};
 use nanoindex_pdf::locate::QuoteFinder;
 use nanoindex_retrieve::analysis::{numbers_in, tokenize, NumberMention};
 use nanoindex_retrieve::table::read_cell;
+
+use answer_type::AnswerType;
 use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet};
+use reader::{PartReading, ReaderInput};
 use serde::Serialize;
 use serde_json::json;
 
@@ -214,6 +224,10 @@ struct Trace {
     withheld_lines: Vec<String>,
     left_out: Vec<String>,
     llm_calls: Vec<LlmCall>,
+    /// The reader's parts: answer type and candidates (best first).
+    reader: Vec<PartReading>,
+    /// `answered`, `partial` or `not_found`.
+    status: String,
     prompt_tokens: u32,
     completion_tokens: u32,
     steps_ms: serde_json::Map<String, serde_json::Value>,
@@ -886,7 +900,7 @@ impl Session<'_> {
         });
         let request = GenerateRequest::chat(
             SYSTEM,
-            &format!("Evidence:\n{block}\nQuestion: {question}\n\nThink step by step: name the evidence lines used and, for a calculation, write it out with the figures (e.g. 1,200 / 4,000 = 30%). Then give the answer in one or two sentences. Reply in JSON."),
+            &format!("Evidence:\n{block}\nQuestion: {question}\n\nThink step by step: name the evidence lines used and, for a calculation, write it out with the figures of the evidence. Then give the answer in one or two sentences. Reply in JSON."),
         )
         .with_max_tokens(200)
         .with_json_schema(schema);
@@ -906,151 +920,39 @@ impl Session<'_> {
     }
 
     /// (6) Verification and citations; builds the answer.
+    /// (6) The reader finds the answer's value in the pages read; verification and
+    /// citations; builds the answer.
     fn finish(mut self, draft: String, reasoning: Option<String>) -> Result<Answer, AskError> {
         self.trace.verification.draft = draft.clone();
         let mut draft = strip_echo(&draft);
-        if is_degenerate(&draft) {
+        if is_degenerate(&draft) || is_refusal(&draft) {
             draft.clear();
         }
-        let evidence_numbers: Vec<NumberMention> = self
-            .evidence
-            .iter()
-            .flat_map(|s| numbers_in(&s.text))
-            .collect();
-        let (mut content, corrections) = verify::correct_computations(&draft);
+        let (draft, corrections) = verify::correct_computations(&draft);
         self.trace.verification.corrections = corrections;
-        let computed: Vec<std::ops::Range<usize>> = verify::computations(&content)
-            .into_iter()
-            .map(|c| c.result_range)
-            .collect();
-        let figures: Vec<NumberMention> = numbers_in(&content)
-            .into_iter()
-            .filter(|n| !is_year_figure(n) && !computed.contains(&n.range))
-            .collect();
-        let unsupported: Vec<String> = figures
-            .iter()
-            .filter(|f| !verify::supported_by(f, &evidence_numbers))
-            .map(|f| content[f.range.clone()].to_string())
-            .collect();
-        let supported_any = figures.len() > unsupported.len();
-        let unusable = content.trim().is_empty() || is_refusal(&content);
-        let mut cited: Vec<Snippet> = Vec::new();
-        // For a figure asked for a year, the figure read from the best evidence row decides:
-        // a draft that does not state it is replaced.
-        let read_off = if self.query.wants_number {
-            self.read_off()
-        } else {
-            None
+        let doc = self.doc;
+        let withheld = |line: &str| looks_like_instruction(line);
+        let input = ReaderInput {
+            index: &doc.index,
+            ranking: &self.ranking,
+            pages: &self.trace.pages_read,
+            withheld: &withheld,
         };
-        let states_read_off = read_off.as_ref().is_some_and(|r| {
-            numbers_in(&r.cells[0].0).first().is_some_and(|c| {
-                figures
-                    .iter()
-                    .any(|f| verify::supported_by(f, std::slice::from_ref(c)))
-            })
-        });
-        // A draft that computes from figures of the evidence (growth, ratios) is kept.
-        let computes = !computed.is_empty() && unsupported.is_empty();
-        if read_off.is_some() && !states_read_off && !computes
-            || self.query.wants_number && (!supported_any || !unsupported.is_empty())
-            || unusable
-        {
-            // The draft does not state the evidence's figure: answer from the evidence.
-            if let Some(ReadOff {
-                snippet,
-                label,
-                cells,
-            }) = read_off
-            {
-                let values: Vec<String> = cells
-                    .iter()
-                    .map(|(cell, year)| format!("{cell} for {year}"))
-                    .collect();
-                content = format!("{label}: {} (page {}).", values.join(", "), snippet.page_no);
-                cited.push(snippet);
-                self.trace.verification.replaced_draft = true;
-            } else if let Some(best) = self.best_evidence(self.query.wants_number) {
-                content = format!(
-                    "The closest passage found (page {}): \"{}\"",
-                    best.page_no,
-                    best.text.trim()
-                );
-                // For a question that wants words, the runner-up passage on another page
-                // is quoted too.
-                let second = (!self.query.wants_number)
-                    .then(|| self.best_evidence_except(best.page_no))
-                    .flatten();
-                cited.push(best);
-                if let Some(second) = second {
-                    content.push_str(&format!(
-                        "\nAlso relevant (page {}): \"{}\"",
-                        second.page_no,
-                        second.text.trim()
-                    ));
-                    cited.push(second);
-                }
-                self.trace.verification.replaced_draft = true;
-            } else if unusable {
-                content = NOT_FOUND.to_string();
-            } else if !unsupported.is_empty() {
-                content.push_str(&format!(
-                    "\n(Unverified: {} not found in the cited text.)",
-                    unsupported.join(", ")
-                ));
-            }
-        } else if !unsupported.is_empty() {
-            content.push_str(&format!(
-                "\n(Unverified: {} not found in the cited text.)",
-                unsupported.join(", ")
-            ));
+        let mut parts = reader::read(&input, &self.query.question);
+        for part in &mut parts {
+            prefer_drafted(part, &draft);
         }
-        self.trace.verification.unsupported_figures = unsupported;
-
-        // Supporting evidence: snippets holding the answer's figures; else the best evidence
-        // and the best line sharing words with the answer; else the best evidence.
-        if cited.is_empty() {
-            let answer_figures = numbers_in(&content);
-            for s in &self.evidence {
-                let nums = numbers_in(&s.text);
-                if answer_figures
-                    .iter()
-                    .any(|f| !is_year_figure(f) && verify::supported_by(f, &nums))
-                {
-                    cited.push(s.clone());
-                }
-            }
-            cited.sort_by(|a, b| self.evidence_rank(b).total_cmp(&self.evidence_rank(a)));
-        }
-        if cited.is_empty() {
-            let answer_terms: BTreeSet<String> = tokenize(&content).into_iter().collect();
-            let mut best: Vec<(f32, &Snippet)> = self
-                .evidence
-                .iter()
-                .filter_map(|s| {
-                    let terms: BTreeSet<String> = tokenize(&s.text).into_iter().collect();
-                    let shared = terms.intersection(&answer_terms).count();
-                    (shared >= 2).then(|| (self.evidence_rank(s), s))
-                })
-                .collect();
-            best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
-            // The best evidence (first in the prompt) and the best line the answer echoes.
-            if !best.is_empty() {
-                cited.extend(self.best_evidence(false));
-            }
-            if let Some((_, echoed)) = best
-                .into_iter()
-                .find(|(_, s)| !cited.iter().any(|c| c.line == s.line))
-            {
-                cited.push(echoed.clone());
-            }
-        }
-        if cited.is_empty() && content != NOT_FOUND {
-            cited.extend(self.best_evidence(false));
-        }
-        cited.truncate(3);
+        let (content, status, cited) = self.compose(&parts, &draft);
+        self.trace.reader = parts;
+        self.trace.status = status.as_str().to_string();
+        let mut cited = cited;
+        cited.truncate(4);
         let citations = self.citations(&cited)?;
-        if citations.is_empty() && content != NOT_FOUND {
-            content.push_str("\n(No citation could be verified on the PDF's pages; treat this answer as unsupported.)");
+        let mut content = content;
+        if citations.is_empty() && status != AnswerStatus::NotFound {
+            content.push_str(
+                "\n(No citation could be verified on the PDF's pages; treat this answer as unsupported.)",
+            );
         }
         self.trace.evidence_lines = self
             .evidence
@@ -1066,13 +968,154 @@ impl Session<'_> {
         self.step("verify");
         let mode = self.trace.mode.clone();
         let trace = serde_json::to_value(&self.trace).unwrap_or(serde_json::Value::Null);
+        let status = if citations.is_empty() && status == AnswerStatus::Answered {
+            AnswerStatus::Partial
+        } else {
+            status
+        };
         Ok(Answer {
             content,
+            status: Some(status),
             reasoning,
             citations,
             mode,
             trace: Some(trace),
         })
+    }
+
+    /// The answer's text, status and the snippets to cite, from the reader's parts: each
+    /// answered part states its value in a sentence (with the computation for a computed
+    /// value); a yes/no or free-text part gives the model's draft when the cited sentences
+    /// support it, else quotes the best sentence; a part not found says so.
+    fn compose(
+        &mut self,
+        parts: &[PartReading],
+        draft: &str,
+    ) -> (String, AnswerStatus, Vec<Snippet>) {
+        if let Some(cited) = self.verified_computation(parts, draft) {
+            return (draft.trim().to_string(), AnswerStatus::Answered, cited);
+        }
+        let mut sentences: Vec<String> = Vec::new();
+        let mut cited: Vec<Snippet> = Vec::new();
+        let (mut answered, mut quoted) = (0, 0);
+        for part in parts {
+            let Some(best) = part.answer() else {
+                sentences.push(phrase::not_stated(&part.question));
+                continue;
+            };
+            answered += 1;
+            match part.kind {
+                AnswerType::YesNo | AnswerType::Text => {
+                    let support = supporting(draft, &part.candidates);
+                    if let Some(c) = support {
+                        sentences.push(draft.trim().to_string());
+                        cited.extend(c.cite.iter().cloned());
+                    } else {
+                        if !draft.is_empty() {
+                            self.trace
+                                .verification
+                                .unsupported_figures
+                                .push(format!("draft not supported by the cited text: {draft}"));
+                        }
+                        sentences.push(format!(
+                            "The most relevant passage (page {}) says: \"{}\"",
+                            best.page_no, best.quote
+                        ));
+                        cited.extend(best.cite.iter().cloned());
+                        quoted += 1;
+                    }
+                }
+                AnswerType::Definition => {
+                    sentences.push(format!("Page {}: \"{}\"", best.page_no, best.quote));
+                    cited.extend(best.cite.iter().cloned());
+                }
+                _ => {
+                    let mut sentence = phrase::sentence(&part.question, &best.value);
+                    if let Some(written) = best
+                        .written
+                        .as_deref()
+                        .filter(|w| w.starts_with(['(', '-']))
+                    {
+                        sentence.push_str(&format!(" (shown as {written} in the table)"));
+                    }
+                    if let Some(computation) = &best.computation {
+                        sentence
+                            .push_str(&format!(" Computed from the statements: {computation}."));
+                    }
+                    sentences.push(sentence);
+                    cited.extend(best.cite.iter().cloned());
+                }
+            }
+        }
+        if answered == 0 {
+            let mut closest: Vec<Snippet> = parts
+                .iter()
+                .filter_map(|p| p.candidates.first())
+                .flat_map(|c| c.cite.first().cloned())
+                .collect();
+            if closest.is_empty() {
+                closest.extend(self.best_evidence());
+            }
+            let mut content = String::from("No answer found in the pages read");
+            if closest.is_empty() {
+                content.push('.');
+            } else {
+                content.push_str("; the closest passages are:");
+                for s in closest.iter().take(2) {
+                    content.push_str(&format!("\n  page {}: \"{}\"", s.page_no, s.text.trim()));
+                }
+            }
+            return (content, AnswerStatus::NotFound, Vec::new());
+        }
+        let status = if answered == parts.len() && quoted == 0 {
+            AnswerStatus::Answered
+        } else {
+            AnswerStatus::Partial
+        };
+        (sentences.join(" "), status, cited)
+    }
+
+    /// For a question about a change ("how much did … grow"), a draft that computes it
+    /// (arithmetic already re-computed) from figures that all occur in the evidence is the
+    /// answer, unless the reader computed it from statement cells itself. Returns the
+    /// snippets that hold the draft's input figures.
+    fn verified_computation(&self, parts: &[PartReading], draft: &str) -> Option<Vec<Snippet>> {
+        let lower = self.query.question.to_lowercase();
+        let asks_change = [
+            "grow", "growth", "increase", "decrease", "change", "decline", "differ", "compare",
+            "drop", "rise", "fell", "fall",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        let reader_computed = parts
+            .iter()
+            .any(|p| p.answer().is_some_and(|c| c.computation.is_some()));
+        if !asks_change || reader_computed {
+            return None;
+        }
+        let computations = verify::computations(draft);
+        if computations.is_empty() {
+            return None;
+        }
+        let results: Vec<std::ops::Range<usize>> = computations
+            .iter()
+            .map(|c| c.result_range.clone())
+            .collect();
+        let inputs: Vec<NumberMention> = numbers_in(draft)
+            .into_iter()
+            .filter(|n| !is_year_figure(n) && !results.contains(&n.range))
+            .collect();
+        let mut cited: Vec<Snippet> = Vec::new();
+        for figure in &inputs {
+            let holder = self
+                .evidence
+                .iter()
+                .find(|s| verify::supported_by(figure, &numbers_in(&s.text)))?;
+            if !cited.iter().any(|c| c.line == holder.line) {
+                cited.push(holder.clone());
+            }
+        }
+        (!cited.is_empty()).then_some(cited)
     }
 
     /// How well a snippet answers the question: its line's share of the question's terms,
@@ -1094,77 +1137,16 @@ impl Session<'_> {
             + if statement { 0.5 } else { 0.0 }
     }
 
-    /// The evidence snippet that best matches the question (with a figure when
-    /// `with_figure`).
-    fn best_evidence(&self, with_figure: bool) -> Option<Snippet> {
+    /// The evidence snippet that best matches the question.
+    fn best_evidence(&self) -> Option<Snippet> {
         self.evidence
             .iter()
-            .filter(|s| !with_figure || numbers_in(&s.text).iter().any(|n| !is_year_figure(n)))
             .max_by(|a, b| {
                 self.evidence_rank(a)
                     .total_cmp(&self.evidence_rank(b))
                     .then(b.line.cmp(&a.line))
             })
             .cloned()
-    }
-
-    /// The best evidence snippet on a page other than `page_no`.
-    fn best_evidence_except(&self, page_no: u32) -> Option<Snippet> {
-        self.evidence
-            .iter()
-            .filter(|s| s.page_no != page_no)
-            .max_by(|a, b| {
-                self.evidence_rank(a)
-                    .total_cmp(&self.evidence_rank(b))
-                    .then(b.line.cmp(&a.line))
-            })
-            .cloned()
-    }
-
-    /// A figure read from the evidence's tables for the question's first year: among the
-    /// four best evidence rows (see [`Session::evidence_rank`]) whose label names a term of
-    /// the question, the first whose table header names that year. Returns (snippet, row
-    /// label, cell, year).
-    fn read_off(&self) -> Option<ReadOff> {
-        let year = *self.query.years.first()?;
-        let terms: HashSet<&String> = self.query.all_terms().collect();
-        let mut ranked: Vec<(f32, &Snippet)> = self
-            .evidence
-            .iter()
-            .filter(|s| s.header.is_some())
-            .map(|s| (self.evidence_rank(s), s))
-            .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.line.cmp(&b.1.line)));
-        ranked.into_iter().take(4).find_map(|(_, s)| {
-            let header = s.header.as_ref()?;
-            if self.doc.index.line_score(&self.query, s.line) < 0.25 {
-                return None;
-            }
-            let cell = read_cell(&s.text, header, year)?;
-            let first_figure = numbers_in(&s.text).first()?.range.start;
-            let label = s.text[..first_figure]
-                .trim_end_matches(['(', '$', ' ', '-', ':'])
-                .trim()
-                .to_string();
-            let named = tokenize(&label)
-                .iter()
-                .any(|t| terms.contains(t) && !GENERIC_LABEL_WORDS.contains(&t.as_str()));
-            if !named || !label.chars().any(char::is_alphabetic) {
-                return None;
-            }
-            // The other years the question names, when the table has their columns.
-            let mut cells = vec![(cell.text, year)];
-            for &other in self.query.years.iter().skip(1) {
-                if let Some(c) = read_cell(&s.text, header, other) {
-                    cells.push((c.text, other));
-                }
-            }
-            Some(ReadOff {
-                snippet: s.clone(),
-                label,
-                cells,
-            })
-        })
     }
 
     /// Verified citations of `snippets`: each quote searched on its page; not found →
@@ -1215,20 +1197,95 @@ impl Session<'_> {
     }
 }
 
-/// Figures read from one evidence table row for the question's years.
-struct ReadOff {
-    snippet: Snippet,
-    /// The row's label (its text before the first figure).
-    label: String,
-    /// `(cell as written, year)`, the question's first year first.
-    cells: Vec<(String, u32)>,
+/// The model may choose among the reader's verified candidates: the first candidate whose
+/// value the draft states, scoring at least 3/4 of the best, is moved first.
+fn prefer_drafted(part: &mut PartReading, draft: &str) {
+    if draft.is_empty() || !part.kind.is_span() || part.candidates.len() < 2 {
+        return;
+    }
+    let stated = reader::normalise_value(draft);
+    let best = part.candidates[0].score;
+    if let Some(i) = part.candidates.iter().position(|c| {
+        let v = reader::normalise_value(&c.value);
+        !v.is_empty() && stated.contains(&v) && c.score >= 0.75 * best
+    }) {
+        let chosen = part.candidates.remove(i);
+        part.candidates.insert(0, chosen);
+    }
 }
 
-/// Words of table-row labels too common to tie a row to a question on their own.
-const GENERIC_LABEL_WORDS: &[&str] = &["net", "total", "other"];
+/// Words that reverse a statement.
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "neither", "nor", "none", "cannot", "without",
+];
 
-/// What an answer says when no evidence was found.
-const NOT_FOUND: &str = "The document's retrieved text does not answer this question.";
+/// The candidate sentence that supports a free-text draft, if any: the draft is not empty,
+/// its figures occur in the candidates' quotes, at least 60 % of its content terms occur in
+/// one of the three best quotes, and it negates what that quote negates (a holding stated
+/// backwards — "unconstitutional" for "constitutional", a dropped "not" — is unsupported).
+fn supporting<'c>(
+    draft: &str,
+    candidates: &'c [reader::Candidate],
+) -> Option<&'c reader::Candidate> {
+    if draft.trim().is_empty() {
+        return None;
+    }
+    let quotes_numbers: Vec<NumberMention> = candidates
+        .iter()
+        .take(3)
+        .flat_map(|c| numbers_in(&c.quote))
+        .collect();
+    let figures_ok = numbers_in(draft)
+        .iter()
+        .filter(|n| !is_year_figure(n))
+        .all(|f| verify::supported_by(f, &quotes_numbers));
+    if !figures_ok {
+        return None;
+    }
+    let draft_terms: BTreeSet<String> = tokenize(draft).into_iter().collect();
+    if draft_terms.is_empty() {
+        return None;
+    }
+    let polarity = |text: &str| -> (bool, BTreeSet<String>) {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let negated = words
+            .iter()
+            .any(|w| NEGATIONS.contains(&w.as_str()) || w.ends_with("n't"));
+        let prefixed = words
+            .iter()
+            .filter(|w| {
+                w.len() > 4 && (w.starts_with("un") || w.starts_with("in") || w.starts_with("non"))
+            })
+            .cloned()
+            .collect();
+        (negated, prefixed)
+    };
+    let (draft_negated, draft_prefixed) = polarity(draft);
+    candidates.iter().take(3).find(|c| {
+        let quote_terms: BTreeSet<String> = tokenize(&c.quote).into_iter().collect();
+        let shared = draft_terms.intersection(&quote_terms).count();
+        let (quote_negated, quote_prefixed) = polarity(&c.quote);
+        // A word negated by prefix in one and plain in the other ("unconstitutional").
+        let flipped = draft_prefixed.iter().any(|w| {
+            let plain = w
+                .trim_start_matches("non")
+                .trim_start_matches("un")
+                .trim_start_matches("in");
+            !quote_prefixed.contains(w) && c.quote.to_lowercase().contains(plain)
+        }) || quote_prefixed.iter().any(|w| {
+            let plain = w
+                .trim_start_matches("non")
+                .trim_start_matches("un")
+                .trim_start_matches("in");
+            !draft_prefixed.contains(w) && draft.to_lowercase().contains(plain)
+        });
+        shared * 10 >= draft_terms.len() * 6 && draft_negated == quote_negated && !flipped
+    })
+}
 
 /// A copy of the document's PDF with a highlight annotation on every box of `answer`'s
 /// citations (each annotation's note is the citation's quote).

@@ -1,13 +1,18 @@
-//! FinanceBench evaluation of `ask` (run through `scripts/eval-financebench.sh`).
+//! Evaluation of `ask` on a question set (run through `scripts/eval-financebench.sh` and
+//! `scripts/eval-real.sh`).
 //!
-//! For every question of `questions.jsonl` and every mode: is an evidence page among the
-//! pages read, among the cited pages, and does the answer contain the gold figure (numbers
-//! normalised: `$1,577 million` = `1577`, rounding and thousand-scale restatements allowed;
-//! only for questions whose gold answer is a short figure); pages read, model calls, tokens
-//! and seconds per question (after indexing: documents are prepared and cached first, and
-//! the model is loaded once). Prints totals per mode and writes a JSON report.
+//! For every question of QUESTIONS.jsonl (FinanceBench's fields: `doc_name`, `question`,
+//! `answer`, `evidence_pages`; ours add `accept`, `answerable`, `answer_type`) and every
+//! mode: is an evidence page among the pages read; is the first cited page an evidence page
+//! (cited page exact); does the answer state the expected value (one of `accept`,
+//! case-insensitive, whitespace folded, or, for a FinanceBench short figure, the gold number:
+//! `$1,577 million` = `1577`, rounding and thousand-scale restatements allowed); for a
+//! question whose answer is not in the document (`answerable: false`), does the answer say
+//! so (status `not_found`) with no citation; pages read, model calls, tokens and seconds
+//! (after indexing: documents are prepared and cached first, the model loaded once). Prints
+//! totals per mode and per answer type, and writes a JSON report.
 //!
-//! `eval_financebench DATA_DIR OUT.json [MODES] [LIMIT]` — MODES is a comma list
+//! `eval_ask QUESTIONS.jsonl PDF_DIR OUT.json [MODES] [LIMIT]` — MODES is a comma list
 //! (default `fast,agentic,agentic_graph`), LIMIT the number of questions (default all).
 
 use std::collections::BTreeMap;
@@ -28,25 +33,67 @@ fn gold_figure(answer: &str) -> Option<nanoindex_retrieve::analysis::NumberMenti
     numbers_in(short).into_iter().next()
 }
 
+/// Whether the answer states the expected value: one of `accept` (case-insensitive,
+/// whitespace folded; a figure also by its number), else FinanceBench's short gold figure.
+/// `None` when the question has no checkable value.
+fn value_in_answer(q: &Value, answer: &str) -> Option<bool> {
+    let fold = |s: &str| {
+        s.replace(['–', '—', '‑'], "-")
+            .replace('\u{ad}', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    if let Some(accept) = q["accept"].as_array().filter(|a| !a.is_empty()) {
+        // A yes/no answer is judged by its first word ("no" occurs inside most answers).
+        if q["answer_type"].as_str() == Some("yes_no") {
+            let first = answer
+                .split(|c: char| !c.is_alphabetic())
+                .find(|w| !w.is_empty())
+                .unwrap_or("")
+                .to_lowercase();
+            return Some(
+                accept
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|a| a.to_lowercase() == first),
+            );
+        }
+        let content = fold(answer);
+        let numbers = numbers_in(answer);
+        return Some(accept.iter().filter_map(Value::as_str).any(|a| {
+            content.contains(&fold(a))
+                || gold_figure(a).is_some_and(|g| {
+                    a.chars().filter(char::is_ascii_digit).count() >= 3
+                        && supported_by(&g, &numbers)
+                })
+        }));
+    }
+    let gold = q["answer"].as_str().unwrap_or("");
+    gold_figure(gold).map(|g| supported_by(&g, &numbers_in(answer)))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 2 {
-        eprintln!("usage: eval_financebench DATA_DIR OUT.json [MODES] [LIMIT]");
+    if args.len() < 3 {
+        eprintln!("usage: eval_ask QUESTIONS.jsonl PDF_DIR OUT.json [MODES] [LIMIT]");
         std::process::exit(2);
     }
-    let dir = PathBuf::from(&args[0]);
-    let out = PathBuf::from(&args[1]);
+    let questions_path = PathBuf::from(&args[0]);
+    let pdf_dir = PathBuf::from(&args[1]);
+    let out = PathBuf::from(&args[2]);
     let modes: Vec<Mode> = args
-        .get(2)
+        .get(3)
         .map_or("fast,agentic,agentic_graph", String::as_str)
         .split(',')
         .map(|m| m.parse().expect("mode"))
         .collect();
     let limit: usize = args
-        .get(3)
+        .get(4)
         .map_or(usize::MAX, |s| s.parse().expect("LIMIT"));
-    let questions: Vec<Value> = std::fs::read_to_string(dir.join("questions.jsonl"))
-        .expect("questions.jsonl")
+    let questions: Vec<Value> = std::fs::read_to_string(&questions_path)
+        .expect("questions file")
         .lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
         .take(limit)
@@ -63,7 +110,7 @@ fn main() {
         if docs.contains_key(&name) {
             continue;
         }
-        let path = dir.join("pdfs").join(format!("{name}.pdf"));
+        let path = pdf_dir.join(format!("{name}.pdf"));
         let t = Instant::now();
         let prepared = engine
             .prepare_pdf(&path, embedder.as_deref(), cache.as_deref(), &mut |m| {
@@ -79,6 +126,9 @@ fn main() {
     let mut totals = serde_json::Map::new();
     for mode in &modes {
         let (mut read_hits, mut cite_hits, mut correct, mut numeric) = (0, 0, 0, 0);
+        let (mut answerable, mut unanswerable, mut abstained) = (0, 0, 0);
+        let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
+        let mut by_type: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         let (mut pages_sum, mut pages_max, mut calls_sum, mut secs_sum) =
             (0usize, 0usize, 0usize, 0.0);
         let mut secs_all = Vec::new();
@@ -115,18 +165,32 @@ fn main() {
                 .iter()
                 .flat_map(|c| c.pages.iter().map(|&p| u64::from(p)))
                 .collect();
+            let status = answer.status.map_or("none", |s| s.as_str()).to_string();
+            *statuses.entry(status.clone()).or_default() += 1;
+            let is_answerable = q["answerable"].as_bool().unwrap_or(true);
             let in_read = pages_read.iter().any(|p| evidence.contains(p));
-            let in_cited = cited.iter().any(|p| evidence.contains(p));
-            let figure = gold_figure(gold);
-            let gold_ok = figure
-                .as_ref()
-                .map(|g| supported_by(g, &numbers_in(&answer.content)));
+            let in_cited = cited.first().is_some_and(|p| evidence.contains(p));
+            let gold_ok = if is_answerable {
+                value_in_answer(q, &answer.content)
+            } else {
+                Some(status == "not_found" && answer.citations.is_empty())
+            };
             let calls = trace["llm_calls"].as_array().map_or(0, Vec::len);
-            read_hits += usize::from(in_read);
-            cite_hits += usize::from(in_cited);
-            if let Some(ok) = gold_ok {
-                numeric += 1;
-                correct += usize::from(ok);
+            if is_answerable {
+                answerable += 1;
+                read_hits += usize::from(in_read);
+                cite_hits += usize::from(in_cited);
+                if let Some(ok) = gold_ok {
+                    numeric += 1;
+                    correct += usize::from(ok);
+                    let kind = q["answer_type"].as_str().unwrap_or("figure").to_string();
+                    let entry = by_type.entry(kind).or_default();
+                    entry.0 += 1;
+                    entry.1 += usize::from(ok);
+                }
+            } else {
+                unanswerable += 1;
+                abstained += usize::from(gold_ok == Some(true));
             }
             pages_sum += pages_read.len();
             pages_max = pages_max.max(pages_read.len());
@@ -148,7 +212,7 @@ fn main() {
             );
             rows.push(json!({
                 "id": q["financebench_id"], "doc": name, "mode": mode.as_str(), "question": question,
-                "gold": gold, "evidence_pages": evidence, "pages_read": pages_read,
+                "gold": gold, "answerable": is_answerable, "status": status, "evidence_pages": evidence, "pages_read": pages_read,
                 "cited_pages": cited, "evidence_in_read": in_read, "evidence_in_cited": in_cited,
                 "gold_in_answer": gold_ok, "llm_calls": calls,
                 "prompt_tokens": trace["prompt_tokens"], "completion_tokens": trace["completion_tokens"],
@@ -156,14 +220,20 @@ fn main() {
             }));
         }
         let n = questions.len().max(1) as f64;
+        let a = answerable.max(1) as f64;
         secs_all.sort_by(f64::total_cmp);
         let median = secs_all.get(secs_all.len() / 2).copied().unwrap_or(0.0);
         let summary = json!({
             "questions": questions.len(),
-            "evidence_in_pages_read": read_hits as f64 / n,
-            "evidence_in_cited_pages": cite_hits as f64 / n,
-            "gold_figure_in_answer": if numeric > 0 { json!(correct as f64 / numeric as f64) } else { Value::Null },
-            "numeric_questions": numeric,
+            "answerable": answerable,
+            "evidence_in_pages_read": read_hits as f64 / a,
+            "cited_page_exact": cite_hits as f64 / a,
+            "value_in_answer": if numeric > 0 { json!(correct as f64 / numeric as f64) } else { Value::Null },
+            "questions_with_value": numeric,
+            "value_in_answer_by_type": by_type.iter().map(|(k, (n, ok))| (k.clone(), json!(format!("{ok}/{n}")))).collect::<serde_json::Map<_, _>>(),
+            "unanswerable": unanswerable,
+            "not_found_when_absent": if unanswerable > 0 { json!(abstained as f64 / unanswerable as f64) } else { Value::Null },
+            "statuses": statuses,
             "mean_pages_read": pages_sum as f64 / n,
             "max_pages_read": pages_max,
             "mean_llm_calls": calls_sum as f64 / n,

@@ -1,0 +1,522 @@
+//! What kind of value a question asks for (its answer type) and the parts a multi-part
+//! question splits into; rules on the question's wording, no model.
+
+use std::fmt;
+
+/// The kind of value that answers a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerType {
+    /// A calendar date (`March 1, 2021`, `01/03/2021`, `the 1st day of March, 2021`).
+    Date,
+    /// A length of time (`thirty (30) days`, `24 months`, `2-year`).
+    Duration,
+    /// A money amount (`$1,577 million`, `Rs. 5,000`), or a figure of a financial statement.
+    Amount,
+    /// A percentage (`22.4%`, `15 percent`).
+    Percentage,
+    /// A ratio computed from statement figures (current ratio, margins).
+    Ratio,
+    /// A count of things (`982 stores`, `seven justices`) or a vote (`7-2`).
+    Count,
+    /// An organisation or party (`Reynolds Group Holdings Limited`).
+    Party,
+    /// A person (`Justice Sotomayor`, `Dr. Jane Roe`).
+    Person,
+    /// A jurisdiction or place (`Delaware`, `England and Wales`).
+    Place,
+    /// A statute, section or rule reference (`§ 14-306.4`, `Section 10.8`, `40 U.S.C. 102`).
+    Reference,
+    /// A definition (`"Affiliate" means …`).
+    Definition,
+    /// A yes/no question.
+    YesNo,
+    /// Anything else: the answer is the sentence that states it.
+    Text,
+}
+
+impl AnswerType {
+    /// The type's name in traces and evaluations (`date`, `amount`, …).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerType::Date => "date",
+            AnswerType::Duration => "duration",
+            AnswerType::Amount => "amount",
+            AnswerType::Percentage => "percentage",
+            AnswerType::Ratio => "ratio",
+            AnswerType::Count => "count",
+            AnswerType::Party => "party",
+            AnswerType::Person => "person",
+            AnswerType::Place => "place",
+            AnswerType::Reference => "reference",
+            AnswerType::Definition => "definition",
+            AnswerType::YesNo => "yes_no",
+            AnswerType::Text => "text",
+        }
+    }
+
+    /// Whether the answer is a value found as a span (not a whole sentence).
+    #[must_use]
+    pub fn is_span(self) -> bool {
+        !matches!(
+            self,
+            AnswerType::Definition | AnswerType::YesNo | AnswerType::Text
+        )
+    }
+}
+
+impl fmt::Display for AnswerType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The question proper: the first sentence ending in `?` when the text goes on with
+/// instructions (FinanceBench's "Answer in USD millions…"), else the whole text; trimmed,
+/// without the `?`.
+#[must_use]
+pub fn question_proper(question: &str) -> &str {
+    let q = question.trim();
+    // An instruction before the question ("Assume that you are … : what is …?").
+    let end = q.find('?').unwrap_or(q.len());
+    let mut proper = &q[..end];
+    for lead in [": ", "question: ", "Here's the question: "] {
+        if let Some(i) = proper.rfind(lead) {
+            let rest = &proper[i + lead.len()..];
+            if starts_like_question(rest) {
+                proper = rest;
+            }
+        }
+    }
+    proper.trim().trim_end_matches('?').trim()
+}
+
+fn starts_like_question(text: &str) -> bool {
+    let lower = text.trim_start().to_lowercase();
+    QUESTION_WORDS
+        .iter()
+        .chain(AUXILIARIES)
+        .any(|w| lower.starts_with(&format!("{w} ")))
+}
+
+const QUESTION_WORDS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "when", "where", "how", "why", "list", "name",
+];
+
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could", "will",
+    "would", "shall", "should", "may", "must",
+];
+
+/// The answer type of `question` (see [`question_proper`]).
+///
+/// Rules, first match wins: yes/no (starts with an auxiliary verb); duration ("how long",
+/// "how many days", "term", "notice period"); percentage; ratio (a named ratio or margin);
+/// count ("how many", a vote); date ("when", "date"); person ("who" with a role word);
+/// party ("who", "parties", "which company"); place ("governing law", "which state");
+/// reference ("which section", "statute"); definition ("defined", "mean"); amount ("how
+/// much", fees, statement metrics); else text.
+#[must_use]
+pub fn classify(question: &str) -> AnswerType {
+    let q = question_proper(question).to_lowercase();
+    let q = q.as_str();
+    let first = q.split_whitespace().next().unwrap_or("");
+    let has = |words: &[&str]| words.iter().any(|w| contains_phrase(q, w));
+    if AUXILIARIES.contains(&first) {
+        return AnswerType::YesNo;
+    }
+    // Questions that ask for reasons or descriptions want sentences, whatever they name.
+    if first == "why"
+        || has(&[
+            "what drove",
+            "what caused",
+            "what factors",
+            "what led",
+            "how did",
+            "how does",
+            "explain",
+            "describe",
+            "what is the nature",
+            "what was the key",
+            "what is the purpose",
+            "what are the risks",
+            "what are the main",
+            "what are major",
+            "what are the major",
+        ])
+    {
+        return AnswerType::Text;
+    }
+    // "How much (prior written) notice …" asks for a length of time.
+    if (q.starts_with("how much") || q.starts_with("within")) && has(&["notice", "time", "advance"])
+    {
+        return AnswerType::Duration;
+    }
+    if has(&[
+        "how long",
+        "how many days",
+        "how many months",
+        "how many years",
+        "how many weeks",
+        "how many business days",
+        "how many calendar days",
+        "how much time",
+        "notice period",
+        "waiting period",
+        "grace period",
+        "cooling-off period",
+        "cooling off period",
+        "duration",
+        "term of the agreement",
+        "initial term",
+        "renewal term",
+        "follow-up period",
+        "follow up period",
+        "within how many",
+    ]) {
+        return AnswerType::Duration;
+    }
+    if has(&[
+        "what percentage",
+        "what percent",
+        "which percentage",
+        "percentage of",
+        "what share",
+        "growth rate",
+        "interest rate",
+        "tax rate",
+        "% margin",
+        "in percent",
+        "as a %",
+        "as a percent",
+        "units of percents",
+        "percent",
+        "co-payment",
+        "copayment",
+    ]) {
+        return AnswerType::Percentage;
+    }
+    if has(&[
+        "ratio",
+        "gross margin",
+        "operating margin",
+        "net margin",
+        "profit margin",
+        "ebitda margin",
+    ]) {
+        return AnswerType::Ratio;
+    }
+    if has(&["how many", "number of", "vote", "votes"]) {
+        return AnswerType::Count;
+    }
+    if first == "when"
+        || has(&[
+            "what date",
+            "which date",
+            "effective date",
+            "date of",
+            "dated",
+            "the date",
+            "expiration date",
+            "commencement date",
+            "filed on",
+            "decided on",
+        ])
+    {
+        return AnswerType::Date;
+    }
+    if first == "who" || first == "whom" || first == "whose" {
+        return if has(&PERSON_ROLES) {
+            AnswerType::Person
+        } else {
+            AnswerType::Party
+        };
+    }
+    if has(&["which court", "what court"]) {
+        return AnswerType::Party;
+    }
+    if has(&[
+        "governing law",
+        "governed by",
+        "which state",
+        "what state",
+        "which country",
+        "what country",
+        "which jurisdiction",
+        "what jurisdiction",
+        "whose laws",
+        "laws of which",
+        "where is",
+        "where was",
+        "where are",
+        "which law governs",
+        "what law governs",
+        "seat of arbitration",
+        "venue",
+    ]) {
+        return AnswerType::Place;
+    }
+    if has(&[
+        "which section",
+        "what section",
+        "which statute",
+        "what statute",
+        "which rule",
+        "what rule",
+        "which article",
+        "what article",
+        "which provision",
+        "what provision",
+        "under what",
+        "under which",
+        "cite",
+        "docket",
+        "case number",
+    ]) {
+        return AnswerType::Reference;
+    }
+    if has(&[
+        "defined",
+        "definition",
+        "what does",
+        "mean",
+        "meaning",
+        "what is meant",
+    ]) {
+        return AnswerType::Definition;
+    }
+    if has(&[
+        "how much",
+        "amount",
+        "fee",
+        "fees",
+        "price",
+        "cost",
+        "costs",
+        "payment",
+        "revenue",
+        "revenues",
+        "income",
+        "sales",
+        "expense",
+        "expenses",
+        "capex",
+        "expenditure",
+        "expenditures",
+        "cash",
+        "assets",
+        "liabilities",
+        "debt",
+        "ebitda",
+        "profit",
+        "loss",
+        "in usd",
+        "usd",
+        "dollars",
+        "sum insured",
+        "premium",
+        "deductible",
+        "cap",
+        "limit",
+        "cogs",
+        "inventories",
+        "inventory",
+        "ppne",
+        "pp&e",
+        "equity",
+        "dividend",
+        "dividends",
+        "earnings per share",
+        "eps",
+    ]) {
+        return AnswerType::Amount;
+    }
+    if has(&[
+        "parties",
+        "party",
+        "which company",
+        "what company",
+        "which entity",
+        "what entity",
+        "name of the",
+        "sponsor",
+        "licensee",
+        "licensor",
+        "insurer",
+        "which agency",
+        "what agency",
+        "which organisation",
+        "which organization",
+    ]) {
+        return if has(&PERSON_ROLES) {
+            AnswerType::Person
+        } else {
+            AnswerType::Party
+        };
+    }
+    AnswerType::Text
+}
+
+const PERSON_ROLES: [&str; 22] = [
+    "justice",
+    "judge",
+    "opinion",
+    "delivered",
+    "wrote",
+    "author",
+    "authored",
+    "investigator",
+    "officer",
+    "ceo",
+    "cfo",
+    "signed",
+    "signatory",
+    "attorney",
+    "counsel",
+    "president",
+    "director",
+    "chief",
+    "chair",
+    "chairman",
+    "secretary",
+    "person",
+];
+
+/// Whether `phrase` occurs in `text` at word boundaries.
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(phrase) {
+        let start = from + i;
+        let end = start + phrase.len();
+        let before = text[..start].chars().next_back();
+        let after = text[end..].chars().next();
+        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        if boundary(before) && (boundary(after) || phrase.ends_with(' ')) {
+            return true;
+        }
+        from = start + phrase.len().max(1);
+    }
+    false
+}
+
+/// The parts of a multi-part question: "Who are the parties and when was it signed?"
+/// gives "Who are the parties" and "when was it signed". A question with one part gives
+/// itself. Splits at ", and" / " and" followed by a question word.
+#[must_use]
+pub fn parts(question: &str) -> Vec<String> {
+    let proper = question_proper(question);
+    let lower = proper.to_lowercase();
+    let mut cuts = Vec::new();
+    for word in QUESTION_WORDS {
+        for joint in [" and ", ", and ", "; "] {
+            let needle = format!("{joint}{word} ");
+            let mut from = 0;
+            while let Some(i) = lower[from..].find(&needle) {
+                cuts.push((from + i, joint.len()));
+                from += i + needle.len();
+            }
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup_by_key(|c| c.0);
+    if cuts.is_empty() {
+        return vec![proper.to_string()];
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, len) in cuts {
+        if at > start {
+            out.push(proper[start..at].trim().to_string());
+        }
+        start = at + len;
+    }
+    out.push(proper[start..].trim().to_string());
+    out.retain(|p| p.split_whitespace().count() >= 2);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_get_their_answer_types() {
+        for (question, expected) in [
+            (
+                "What is the effective date of the Agreement?",
+                AnswerType::Date,
+            ),
+            ("When was the opinion filed?", AnswerType::Date),
+            ("How long is the initial term?", AnswerType::Duration),
+            (
+                "Within how many days must notice be given?",
+                AnswerType::Duration,
+            ),
+            (
+                "How much prior written notice must the Company give?",
+                AnswerType::Duration,
+            ),
+            (
+                "What is the waiting period for pre-existing diseases?",
+                AnswerType::Duration,
+            ),
+            (
+                "What percentage of revenue came from Data Center?",
+                AnswerType::Percentage,
+            ),
+            ("What is the FY2018 current ratio?", AnswerType::Ratio),
+            ("How many stores did Best Buy operate?", AnswerType::Count),
+            ("What was the vote of the Court?", AnswerType::Count),
+            (
+                "Who delivered the opinion of the Court?",
+                AnswerType::Person,
+            ),
+            ("Who are the parties to the agreement?", AnswerType::Party),
+            (
+                "Which state's law governs the agreement?",
+                AnswerType::Place,
+            ),
+            ("What is the governing law?", AnswerType::Place),
+            (
+                "Which statute did the plaintiffs challenge?",
+                AnswerType::Reference,
+            ),
+            ("How is \"Affiliate\" defined?", AnswerType::Definition),
+            ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
+            ("What is the license fee payable?", AnswerType::Amount),
+            ("Is the agreement assignable?", AnswerType::YesNo),
+            ("What drove the increase in inventories?", AnswerType::Text),
+        ] {
+            assert_eq!(classify(question), expected, "{question}");
+        }
+    }
+
+    #[test]
+    fn instructions_around_the_question_are_dropped() {
+        assert_eq!(
+            question_proper("What is the FY2018 capex? Answer in USD millions."),
+            "What is the FY2018 capex"
+        );
+        assert_eq!(
+            question_proper("Assume you are an analyst. Using the balance sheet: what is the net PPNE? Answer in billions."),
+            "what is the net PPNE"
+        );
+        assert_eq!(
+            classify("Assume you are an analyst: what is the year end FY2018 net PPNE? Answer in USD billions."),
+            AnswerType::Amount
+        );
+    }
+
+    #[test]
+    fn multi_part_questions_split_at_question_words() {
+        assert_eq!(
+            parts("Who are the parties and when was the agreement signed?"),
+            ["Who are the parties", "when was the agreement signed"]
+        );
+        assert_eq!(
+            parts("What are the terms and conditions?"),
+            ["What are the terms and conditions"]
+        );
+    }
+}

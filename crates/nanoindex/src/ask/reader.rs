@@ -1,0 +1,1224 @@
+//! The reader: between the pages read and the answer, finds the span that answers the
+//! question, without a generative model's judgement.
+//!
+//! For each part of the question ([`answer_type::parts`]) it takes the answer type
+//! ([`answer_type::classify`]) and reads every sentence and table row of the pages read:
+//! - spans of that type ([`spans::find`]) in sentences, scored by how well the sentence
+//!   matches the question's terms (IDF-weighted coverage), how near the matched terms stand to
+//!   the span, the page's retrieval rank and the question's years;
+//! - for figures, table cells: the row whose label matches the question's metric, in the
+//!   column of the question's year, with the statement's scale ("in millions") and currency;
+//! - for ratios and margins, inputs read from statement rows and computed here (the formula
+//!   shown, each input cited);
+//! - for definitions, the sentence that defines the term; for yes/no and free text, the best
+//!   sentence (quoted, never restated).
+//!
+//! A part is answered when its best candidate's sentence covers enough of the question
+//! ([`MIN_COVERAGE`]); else it is not found, and the answer says so.
+
+use std::collections::HashSet;
+
+use nanoindex_core::NodeId;
+use nanoindex_retrieve::analysis::{numbers_in, tokenize};
+use nanoindex_retrieve::table::read_cell;
+use nanoindex_retrieve::{is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet};
+use serde::Serialize;
+
+use super::answer_type::{self, AnswerType};
+use super::spans;
+
+/// Least IDF-weighted share of a part's question terms that the answering sentence (or table
+/// row label) must hold; below it the part is not found.
+pub const MIN_COVERAGE: f32 = 0.34;
+
+/// Candidates kept per part (for the model's choice and the trace).
+const KEPT: usize = 5;
+
+/// Characters of a quoted sentence at most; longer ones are cut around the value.
+const MAX_QUOTE: usize = 320;
+
+/// One candidate answer to a part.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    /// The value as the answer states it (`March 1, 2021`, `$1,577 million`, `0.69`).
+    pub value: String,
+    /// The value as written in the document (`(1,577)`), when it differs from `value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// The quoted sentence or table row that holds it.
+    pub quote: String,
+    /// 1-based page of the quote.
+    pub page_no: u32,
+    /// Score in `[0, ~1.2]`: coverage, proximity, page rank, period.
+    pub score: f32,
+    /// IDF-weighted share of the question's terms in the quote (or the row label).
+    pub coverage: f32,
+    /// For a table cell: the row label and the column's year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<(String, u32)>,
+    /// For a computed value: the formula with its inputs (`4,366 / 7,244 = 0.60`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computation: Option<String>,
+    /// The snippets to cite (the quote's lines; each input row for a computation).
+    #[serde(skip)]
+    pub cite: Vec<Snippet>,
+}
+
+/// The reading of one part of a question.
+#[derive(Debug, Clone, Serialize)]
+pub struct PartReading {
+    /// The part's question text.
+    pub question: String,
+    /// Its answer type.
+    pub kind: AnswerType,
+    /// Best candidates, best first (empty when nothing of the type was found).
+    pub candidates: Vec<Candidate>,
+    /// Whether the best candidate answers the part (coverage at least [`MIN_COVERAGE`]).
+    pub answered: bool,
+}
+
+impl PartReading {
+    /// The chosen candidate, when the part is answered.
+    #[must_use]
+    pub fn answer(&self) -> Option<&Candidate> {
+        self.candidates.first().filter(|_| self.answered)
+    }
+}
+
+/// A unit of reading: one sentence of prose or one table row, on one page.
+struct Unit {
+    text: String,
+    first: usize,
+    last: usize,
+    page_no: u32,
+    node_id: NodeId,
+    row: bool,
+    terms: Vec<String>,
+}
+
+/// What the reader needs of the document and the retrieval run.
+pub struct ReaderInput<'a> {
+    /// The retrieval index.
+    pub index: &'a RetrievalIndex,
+    /// The page ranking of the question (for page rank).
+    pub ranking: &'a [PageHit],
+    /// Pages read, in order.
+    pub pages: &'a [u32],
+    /// Lines never to read (addressed to a model).
+    pub withheld: &'a dyn Fn(&str) -> bool,
+}
+
+/// Reads the pages for `question`: one [`PartReading`] per part.
+#[must_use]
+pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
+    let units = units(input);
+    let whole = QueryAnalysis::new(question);
+    answer_type::parts(question)
+        .into_iter()
+        .map(|part| {
+            let mut query = QueryAnalysis::new(&part);
+            if query.years.is_empty() {
+                query.years.clone_from(&whole.years);
+            }
+            if query.statement.is_none() {
+                query.statement = whole.statement;
+            }
+            // Instructions after the question ("Answer in USD billions") decide the unit.
+            query.question = question.to_string();
+            read_part(input, &units, &part, &query)
+        })
+        .collect()
+}
+
+fn read_part(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    query: &QueryAnalysis,
+) -> PartReading {
+    let kind = answer_type::classify(part);
+    let weights = term_weights(input.index, query);
+    let mut candidates: Vec<Candidate> = match kind {
+        AnswerType::Ratio => ratio_candidates(input, query)
+            .into_iter()
+            .chain(cell_candidates(input, units, query, &weights, kind))
+            .collect(),
+        AnswerType::Amount | AnswerType::Percentage if !query.years.is_empty() => {
+            let mut c = cell_candidates(input, units, query, &weights, kind);
+            c.extend(span_candidates(input, units, part, query, &weights, kind));
+            c
+        }
+        AnswerType::Amount | AnswerType::Percentage | AnswerType::Count => {
+            let mut c = span_candidates(input, units, part, query, &weights, kind);
+            if kind != AnswerType::Count {
+                c.extend(cell_candidates(input, units, query, &weights, kind));
+            }
+            c
+        }
+        AnswerType::Definition => definition_candidates(input, units, part, &weights),
+        AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
+        _ => span_candidates(input, units, part, query, &weights, kind),
+    };
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
+    // One candidate per value (the best-scored place that states it).
+    let mut seen = HashSet::new();
+    candidates.retain(|c| seen.insert(normalise_value(&c.value)));
+    candidates.truncate(KEPT);
+    let answered = candidates
+        .first()
+        .is_some_and(|c| c.coverage >= MIN_COVERAGE || c.computation.is_some());
+    PartReading {
+        question: part.to_string(),
+        kind,
+        candidates,
+        answered,
+    }
+}
+
+/// A value compared across places: lowercase, letters and digits only.
+#[must_use]
+pub fn normalise_value(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Sentences and table rows of the pages read, in page order.
+fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
+    let lines = input.index.lines();
+    let mut out = Vec::new();
+    for &page in input.pages {
+        let ids = input.index.page_line_ids(page);
+        let mut i = 0;
+        while i < ids.len() {
+            let id = ids[i];
+            let line = &lines[id];
+            if (input.withheld)(&line.text) || is_contents_line(&line.text) {
+                i += 1;
+                continue;
+            }
+            let node_id = input.index.passages()[line.passage].node_id.clone();
+            if is_table_row(&line.text) {
+                out.push(Unit {
+                    text: line.text.trim().to_string(),
+                    first: id,
+                    last: id,
+                    page_no: page,
+                    node_id,
+                    row: true,
+                    terms: input.index.line_terms(id).to_vec(),
+                });
+                i += 1;
+                continue;
+            }
+            // A paragraph: the run of prose lines of one passage; then its sentences.
+            let mut j = i;
+            let mut text = String::new();
+            let mut starts: Vec<(usize, usize)> = Vec::new();
+            while j < ids.len() {
+                let l = &lines[ids[j]];
+                if l.passage != line.passage
+                    || is_table_row(&l.text)
+                    || (input.withheld)(&l.text)
+                    || is_contents_line(&l.text)
+                {
+                    break;
+                }
+                if !text.is_empty() {
+                    if text.ends_with('-') && l.text.starts_with(char::is_lowercase) {
+                        text.pop();
+                    } else {
+                        text.push(' ');
+                    }
+                }
+                starts.push((text.len(), ids[j]));
+                text.push_str(l.text.trim());
+                j += 1;
+            }
+            let line_at = |offset: usize| {
+                starts
+                    .iter()
+                    .rev()
+                    .find(|(s, _)| *s <= offset)
+                    .map_or(ids[i], |(_, id)| *id)
+            };
+            for range in sentences(&text) {
+                let sentence = text[range.clone()].trim();
+                if sentence.len() < 3 {
+                    continue;
+                }
+                out.push(Unit {
+                    text: sentence.to_string(),
+                    first: line_at(range.start),
+                    last: line_at(range.end.saturating_sub(1)),
+                    page_no: page,
+                    node_id: node_id.clone(),
+                    row: false,
+                    terms: tokenize(sentence),
+                });
+            }
+            i = j.max(i + 1);
+        }
+    }
+    out
+}
+
+/// A table-of-contents line: dot leaders, or a short title ending in a page number.
+fn is_contents_line(text: &str) -> bool {
+    text.contains("....") || text.contains(". . .") || text.contains("……")
+}
+
+/// Byte ranges of the sentences of `text`: cut after `.`, `?`, `!` or `;` followed by a space
+/// and an uppercase letter, digit or opening quote, but not after common abbreviations
+/// (`Inc.`, `No.`, `U.S.`, `Sec.`, single initials).
+#[must_use]
+pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
+    const ABBREVIATIONS: &[&str] = &[
+        "inc", "no", "co", "corp", "ltd", "sec", "secs", "mr", "mrs", "ms", "dr", "prof", "st",
+        "v", "vs", "art", "para", "u.s", "u.s.c", "e.g", "i.e", "cf", "fig", "jr", "sr", "n.c",
+        "s.a", "l.p", "n.a", "et al", "approx", "ex", "pp", "p", "nos", "cl",
+    ];
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if matches!(b, b'.' | b'?' | b'!' | b';') && i + 2 < bytes.len() && bytes[i + 1] == b' ' {
+            let next = text[i + 2..].chars().next().unwrap_or(' ');
+            let word_before = text[start..i]
+                .rsplit(|c: char| c.is_whitespace() || c == '(')
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
+            let abbreviation = b == b'.'
+                && (ABBREVIATIONS.contains(&word_before.as_str())
+                    || (word_before.chars().count() == 1
+                        && word_before.chars().all(char::is_alphabetic)));
+            if !abbreviation
+                && (next.is_uppercase() || next.is_ascii_digit() || "\"“(".contains(next))
+            {
+                out.push(start..i + 1);
+                start = i + 2;
+            }
+        }
+        i += 1;
+    }
+    if start < text.len() {
+        out.push(start..text.len());
+    }
+    out
+}
+
+/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions).
+fn term_weights(index: &RetrievalIndex, query: &QueryAnalysis) -> Vec<(String, f32)> {
+    let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
+        .into_iter()
+        .collect();
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for t in &query.terms {
+        // Years are the period, scored apart; type words ("date") are what the span is.
+        if t.parse::<u32>().is_ok_and(|y| (1950..=2100).contains(&y)) || asks.contains(t.as_str()) {
+            continue;
+        }
+        out.push((t.clone(), index.idf(t).max(0.1)));
+    }
+    for t in &query.expansions {
+        if !out.iter().any(|(o, _)| o == t) {
+            out.push((t.clone(), 0.5 * index.idf(t).max(0.1)));
+        }
+    }
+    out
+}
+
+/// IDF-weighted share of the weighted terms present in `terms`.
+fn coverage(weights: &[(String, f32)], terms: &[String]) -> f32 {
+    let total: f32 = weights.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let found: f32 = weights
+        .iter()
+        .filter(|(t, _)| terms.contains(t))
+        .map(|(_, w)| w)
+        .sum();
+    found / total
+}
+
+/// How near the question's terms stand to the span (byte range) in the sentence: for each
+/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches.
+fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<usize>) -> f32 {
+    let mut words: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut pos = 0;
+    for word in sentence.split_whitespace() {
+        let at = sentence[pos..].find(word).map_or(pos, |i| pos + i);
+        words.push((at, tokenize(word)));
+        pos = at + word.len();
+    }
+    let span_word = words
+        .iter()
+        .position(|(at, _)| *at >= span.start)
+        .unwrap_or(words.len());
+    let (mut got, mut total) = (0.0, 0.0);
+    for (term, w) in weights {
+        let nearest = words
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, ts))| ts.contains(term))
+            .map(|(i, _)| i.abs_diff(span_word))
+            .min();
+        if let Some(d) = nearest {
+            got += w / (1.0 + d as f32 / 4.0);
+            total += w;
+        }
+    }
+    if total > 0.0 {
+        got / total
+    } else {
+        0.0
+    }
+}
+
+/// The page's retrieval score relative to the best page, in `[0, 1]`.
+fn page_rank(input: &ReaderInput<'_>, page: u32) -> f32 {
+    let top = input.ranking.first().map_or(1.0, |h| h.score.max(1e-6));
+    input
+        .ranking
+        .iter()
+        .find(|h| h.page_no == page)
+        .map_or(0.0, |h| (h.score / top).clamp(0.0, 1.0))
+}
+
+/// Years (1950–2100) written in `text`.
+fn years_of(text: &str) -> Vec<u32> {
+    tokenize(text)
+        .iter()
+        .filter_map(|t| t.parse::<u32>().ok())
+        .filter(|y| (1950..=2100).contains(y))
+        .collect()
+}
+
+/// The singular stem of the noun after "how many" / "number of" (`stores` → `store`).
+fn count_noun(part: &str) -> Option<String> {
+    let lower = part.to_lowercase();
+    let after = lower
+        .split_once("how many ")
+        .or_else(|| lower.split_once("number of "))?
+        .1;
+    let noun = after.split_whitespace().next()?;
+    let noun = noun.trim_matches(|c: char| !c.is_alphanumeric());
+    let stem = noun.strip_suffix("ies").map_or_else(
+        || noun.strip_suffix('s').unwrap_or(noun).to_string(),
+        |s| format!("{s}y"),
+    );
+    (stem.len() >= 3).then_some(stem)
+}
+
+/// A quote of `unit` short enough to show: the sentence, or a window of it around `span`
+/// cut at word boundaries.
+fn quote(text: &str, span: Option<&std::ops::Range<usize>>) -> String {
+    if text.len() <= MAX_QUOTE {
+        return text.to_string();
+    }
+    let span = span.cloned().unwrap_or(0..0);
+    let mut start = span.start.saturating_sub(MAX_QUOTE / 2);
+    let mut end = (start + MAX_QUOTE).min(text.len()).max(span.end);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    if start > 0 {
+        start = text[start..].find(' ').map_or(start, |i| start + i + 1);
+    }
+    if end < text.len() {
+        end = text[..end]
+            .rfind(' ')
+            .filter(|&e| e >= span.end)
+            .unwrap_or(end);
+    }
+    text[start..end].trim().to_string()
+}
+
+fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
+    Snippet {
+        line: unit.first,
+        lines: (unit.first, unit.last),
+        page_no: unit.page_no,
+        node_id: unit.node_id.clone(),
+        text: unit.text.clone(),
+        header,
+        score,
+    }
+}
+
+/// Typed spans in the sentences of the pages read.
+fn span_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    query: &QueryAnalysis,
+    weights: &[(String, f32)],
+    kind: AnswerType,
+) -> Vec<Candidate> {
+    let noun = (kind == AnswerType::Count)
+        .then(|| count_noun(part))
+        .flatten();
+    let asked = normalise_value(part);
+    let mut out = Vec::new();
+    for unit in units {
+        if unit.row {
+            continue;
+        }
+        let cov = coverage(weights, &unit.terms);
+        if cov <= 0.0 {
+            continue;
+        }
+        let rank = page_rank(input, unit.page_no);
+        let mut found = spans::find(kind, &unit.text, noun.as_deref());
+        // "Who are the parties": every party the sentence names, as one value.
+        if kind == AnswerType::Party && found.len() >= 2 && part.to_lowercase().contains("parties")
+        {
+            let names: Vec<&str> = found.iter().map(|r| unit.text[r.clone()].trim()).collect();
+            let value = names.join(" and ");
+            let span = found[0].start..found[found.len() - 1].end;
+            let prox = proximity(weights, &unit.text, &span);
+            let score = 0.6 * cov + 0.25 * prox + 0.15 * rank + 0.05;
+            let q = quote(&unit.text, Some(&span));
+            let mut snippet = snippet_of(unit, score, None);
+            snippet.text.clone_from(&q);
+            out.push(Candidate {
+                value,
+                written: None,
+                quote: q,
+                page_no: unit.page_no,
+                score,
+                coverage: cov,
+                cell: None,
+                computation: None,
+                cite: vec![snippet],
+            });
+            found.clear();
+        }
+        for span in found {
+            let value = unit.text[span.clone()].trim().to_string();
+            let norm = normalise_value(&value);
+            // What the question itself names is not its answer.
+            if norm.is_empty() || asked.contains(&norm) {
+                continue;
+            }
+            let prox = proximity(weights, &unit.text, &span);
+            let mut score = 0.6 * cov + 0.25 * prox + 0.15 * rank;
+            if !query.years.is_empty()
+                && matches!(
+                    kind,
+                    AnswerType::Amount | AnswerType::Percentage | AnswerType::Count
+                )
+            {
+                let years = years_of(&unit.text);
+                if years.iter().any(|y| query.years.contains(y)) {
+                    score += 0.1;
+                } else if !years.is_empty() {
+                    score -= 0.1;
+                }
+            }
+            let mut q = quote(&unit.text, Some(&span));
+            if !q.contains(&value) {
+                q = unit.text.clone();
+            }
+            let mut snippet = snippet_of(unit, score, None);
+            snippet.text.clone_from(&q);
+            out.push(Candidate {
+                value,
+                written: None,
+                quote: q,
+                page_no: unit.page_no,
+                score,
+                coverage: cov,
+                cell: None,
+                computation: None,
+                cite: vec![snippet],
+            });
+        }
+    }
+    out
+}
+
+/// Sentences that define the term the question asks about.
+fn definition_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    let term = defined_term(part);
+    let mut out = Vec::new();
+    for unit in units.iter().filter(|u| !u.row) {
+        let cov = coverage(weights, &unit.terms);
+        let Some(span) = term
+            .as_deref()
+            .and_then(|t| spans::definition(&unit.text, t))
+        else {
+            continue;
+        };
+        let rank = page_rank(input, unit.page_no);
+        let score = 0.6 * cov.max(MIN_COVERAGE) + 0.25 + 0.15 * rank;
+        let q = quote(&unit.text[span.clone()], None);
+        let mut snippet = snippet_of(unit, score, None);
+        snippet.text.clone_from(&q);
+        out.push(Candidate {
+            value: q.clone(),
+            written: None,
+            quote: q,
+            page_no: unit.page_no,
+            score,
+            coverage: cov.max(MIN_COVERAGE),
+            cell: None,
+            computation: None,
+            cite: vec![snippet],
+        });
+    }
+    if out.is_empty() {
+        return sentence_candidates(input, units, weights);
+    }
+    out
+}
+
+/// The term a definition question asks about: a quoted term, else the words after "define",
+/// "definition of", "meaning of", "what does … mean", "how is … defined".
+fn defined_term(part: &str) -> Option<String> {
+    for (open, close) in [('"', '"'), ('“', '”'), ('\'', '\'')] {
+        if let Some(a) = part.find(open) {
+            let rest = &part[a + open.len_utf8()..];
+            if let Some(b) = rest.find(close) {
+                return Some(rest[..b].trim().to_string());
+            }
+        }
+    }
+    let lower = part.to_lowercase();
+    let strip = |s: &str| -> String {
+        s.trim()
+            .trim_start_matches("the ")
+            .trim_start_matches("a ")
+            .trim_end_matches(" mean")
+            .trim_end_matches(" defined")
+            .trim_end_matches(" refer to")
+            .trim()
+            .to_string()
+    };
+    for lead in [
+        "definition of ",
+        "meaning of ",
+        "define ",
+        "what does ",
+        "how is ",
+        "how are ",
+        "what is meant by ",
+    ] {
+        if let Some(i) = lower.find(lead) {
+            let term = strip(&part[i + lead.len()..]);
+            let term = term
+                .split(" in the ")
+                .next()
+                .unwrap_or(&term)
+                .trim()
+                .to_string();
+            if !term.is_empty() {
+                return Some(term);
+            }
+        }
+    }
+    None
+}
+
+/// The best sentences themselves (yes/no and free-text questions): quoted, never restated.
+fn sentence_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    units
+        .iter()
+        .filter(|u| u.text.split_whitespace().count() >= 5)
+        .map(|u| {
+            let cov = coverage(weights, &u.terms);
+            let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no);
+            let q = quote(&u.text, None);
+            let mut snippet = snippet_of(u, score, None);
+            snippet.text.clone_from(&q);
+            Candidate {
+                value: q.clone(),
+                written: None,
+                quote: q,
+                page_no: u.page_no,
+                score,
+                coverage: cov,
+                cell: None,
+                computation: None,
+                cite: vec![snippet],
+            }
+        })
+        .filter(|c| c.coverage > 0.0)
+        .collect()
+}
+
+/// The scale a statement page states for its figures ("in millions", "(thousands)"),
+/// searched in the lines above `line` on its page, nearest first, then in the whole page.
+fn scale_of(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static str> {
+    let ids = index.page_line_ids(page);
+    let pos = ids.iter().position(|&i| i == line).unwrap_or(ids.len());
+    let lines = index.lines();
+    let find = |text: &str| -> Option<&'static str> {
+        let lower = text.to_lowercase();
+        for (words, scale) in [
+            (
+                [
+                    "in millions",
+                    "(millions",
+                    "millions of",
+                    "in $ millions",
+                    "$ in millions",
+                ],
+                "million",
+            ),
+            (
+                [
+                    "in thousands",
+                    "(thousands",
+                    "thousands of",
+                    "in $ thousands",
+                    "$ in thousands",
+                ],
+                "thousand",
+            ),
+            (
+                [
+                    "in billions",
+                    "(billions",
+                    "billions of",
+                    "in $ billions",
+                    "$ in billions",
+                ],
+                "billion",
+            ),
+        ] {
+            if words.iter().any(|w| lower.contains(w)) {
+                return Some(scale);
+            }
+        }
+        None
+    };
+    ids[..pos]
+        .iter()
+        .rev()
+        .find_map(|&i| find(&lines[i].text))
+        .or_else(|| ids[pos..].iter().find_map(|&i| find(&lines[i].text)))
+}
+
+/// Whether the page states money (`$`, `dollars`, `USD`).
+fn page_has_dollars(index: &RetrievalIndex, page: u32) -> bool {
+    index.page_line_ids(page).iter().any(|&i| {
+        let t = &index.lines()[i].text;
+        t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD")
+    })
+}
+
+/// A figure with its currency and scale: `$1,577 million`; the written cell's sign is kept
+/// apart (the caller says "shown as (1,577)").
+#[must_use]
+pub fn format_figure(written: &str, dollars: bool, scale: Option<&str>, percent: bool) -> String {
+    let digits = written
+        .trim()
+        .trim_start_matches(['(', '-', '$', ' '])
+        .trim_end_matches([')', ' ']);
+    if percent || digits.ends_with('%') {
+        return digits.to_string();
+    }
+    let mut out = String::new();
+    if dollars {
+        out.push('$');
+    }
+    out.push_str(digits);
+    if let Some(s) = scale {
+        out.push(' ');
+        out.push_str(s);
+    }
+    out
+}
+
+/// Table cells: rows whose label matches the question, in the column of the question's
+/// first year (else the first column).
+fn cell_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    query: &QueryAnalysis,
+    weights: &[(String, f32)],
+    kind: AnswerType,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // Words that name the statement or the source are not words of a row label.
+    const NOT_LABEL: &[&str] = &[
+        "according",
+        "balance",
+        "sheet",
+        "statement",
+        "statements",
+        "report",
+        "reported",
+        "year",
+        "end",
+        "fiscal",
+    ];
+    let label_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !NOT_LABEL.contains(&t.as_str()))
+        .map(|(t, w)| {
+            let own = query.terms.contains(t);
+            (t.clone(), if own { *w } else { 2.0 * w })
+        })
+        .collect();
+    for unit in units.iter().filter(|u| u.row) {
+        let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
+            continue;
+        };
+        let label = unit.text[..first_figure]
+            .trim_end_matches(['(', '$', ' ', '-', ':', '—'])
+            .trim()
+            .to_string();
+        if !label.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        let label_terms = tokenize(&label);
+        let cov = coverage(&label_weights, &label_terms);
+        if cov <= 0.0 {
+            continue;
+        }
+        let header = input.index.snippet(unit.first, 0.0).header;
+        let Some(header) = header else { continue };
+        let years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
+        let year = query
+            .years
+            .iter()
+            .copied()
+            .find(|y| years.contains(y))
+            .or_else(|| {
+                query
+                    .years
+                    .is_empty()
+                    .then(|| years.first().copied())
+                    .flatten()
+            });
+        let Some(year) = year else { continue };
+        let Some(cell) = read_cell(&unit.text, &header, year) else {
+            continue;
+        };
+        let percent = cell.text.contains('%') || kind == AnswerType::Percentage;
+        let per_share = label.to_lowercase().contains("per share")
+            || label.to_lowercase().contains("per diluted");
+        let scale = if percent || per_share {
+            None
+        } else {
+            scale_of(input.index, unit.page_no, unit.first)
+        };
+        let dollars = !percent && page_has_dollars(input.index, unit.page_no);
+        let mut value = format_figure(&cell.text, dollars, scale, percent);
+        if let Some(converted) = converted(&query.question, cell.value.abs(), scale) {
+            value.push_str(&format!(" ({converted})"));
+        }
+        let statement = query
+            .statement
+            .is_some_and(|st| input.index.is_statement_page(unit.page_no, st));
+        let score = 0.6 * cov
+            + 0.15 * page_rank(input, unit.page_no)
+            + if statement { 0.2 } else { 0.0 }
+            + if query.years.contains(&year) {
+                0.1
+            } else {
+                0.0
+            };
+        let written = (cell.text.trim() != value).then(|| cell.text.clone());
+        out.push(Candidate {
+            value,
+            written,
+            quote: unit.text.clone(),
+            page_no: unit.page_no,
+            score,
+            coverage: cov,
+            cell: Some((label, year)),
+            computation: None,
+            cite: vec![snippet_of(unit, score, Some(header))],
+        });
+    }
+    out
+}
+
+/// The figure in the unit the question asks for ("in USD billions", "in millions"), when it
+/// differs from the statement's: `$8.74 billion` for 8,738 in millions.
+fn converted(question: &str, value: f64, scale: Option<&str>) -> Option<String> {
+    let lower = question.to_lowercase();
+    let factor = |s: &str| -> f64 {
+        match s {
+            "thousand" => 1e3,
+            "million" => 1e6,
+            "billion" => 1e9,
+            _ => 1.0,
+        }
+    };
+    let from = factor(scale?);
+    let wanted = ["billion", "million", "thousand"].into_iter().find(|w| {
+        lower.contains(&format!("in usd {w}"))
+            || lower.contains(&format!("in {w}"))
+            || lower.contains(&format!("usd {w}"))
+    })?;
+    let to = factor(wanted);
+    if (to - from).abs() < 1.0 {
+        return None;
+    }
+    let v = value * from / to;
+    Some(format!("${} {wanted}", group_thousands(&format!("{v:.2}"))))
+}
+
+fn group_thousands(number: &str) -> String {
+    let (int, frac) = number.split_once('.').unwrap_or((number, ""));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// Ratios the reader computes: name in the question, numerator and denominator row labels
+/// (each a list of label beginnings, lowercase), the numerator's subtrahend when it is a
+/// difference, and whether the result is a percentage.
+struct Formula {
+    names: &'static [&'static str],
+    numerator: &'static [&'static str],
+    minus: &'static [&'static str],
+    denominator: &'static [&'static str],
+    percent: bool,
+}
+
+const REVENUE: &[&str] = &[
+    "total net revenue",
+    "total revenues",
+    "total revenue",
+    "net revenues",
+    "net revenue",
+    "revenues",
+    "revenue",
+    "total net sales",
+    "net sales",
+    "sales",
+];
+
+const FORMULAS: &[Formula] = &[
+    Formula {
+        names: &["current ratio"],
+        numerator: &["total current assets"],
+        minus: &[],
+        denominator: &["total current liabilities"],
+        percent: false,
+    },
+    Formula {
+        names: &["quick ratio", "acid-test", "acid test"],
+        numerator: &["total current assets"],
+        minus: &[
+            "total inventories",
+            "inventories",
+            "merchandise inventories",
+            "inventory",
+        ],
+        denominator: &["total current liabilities"],
+        percent: false,
+    },
+    Formula {
+        names: &["gross margin", "gross profit margin"],
+        numerator: &["gross profit", "gross margin"],
+        minus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &["operating margin", "operating profit margin"],
+        numerator: &[
+            "operating income",
+            "income from operations",
+            "operating profit",
+            "earnings from operations",
+            "total operating income",
+        ],
+        minus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &[
+            "net profit margin",
+            "net margin",
+            "profit margin",
+            "net income margin",
+        ],
+        numerator: &["net income attributable", "net income", "net earnings"],
+        minus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &["debt to equity", "debt-to-equity"],
+        numerator: &["total liabilities"],
+        minus: &[],
+        denominator: &["total equity", "total shareholders", "total stockholders"],
+        percent: false,
+    },
+];
+
+/// A statement row read for a computation: its snippet, label and cell value.
+struct Input {
+    snippet: Snippet,
+    label: String,
+    written: String,
+    value: f64,
+}
+
+/// Finds the row whose label begins with one of `labels` (in that order of preference) and
+/// reads its cell for `year`: rows of the pages read first, then of the document's
+/// statement pages.
+fn find_row(input: &ReaderInput<'_>, labels: &[&str], year: u32) -> Option<Input> {
+    let lines = input.index.lines();
+    let read: Vec<usize> = input
+        .pages
+        .iter()
+        .flat_map(|&p| input.index.page_line_ids(p).iter().copied())
+        .collect();
+    let all = 0..lines.len();
+    for wanted in labels {
+        for id in read.iter().copied().chain(all.clone()) {
+            let text = lines[id].text.trim();
+            if !is_table_row(text) {
+                continue;
+            }
+            let lower = text.to_lowercase();
+            let label_end = numbers_in(text).first().map_or(0, |n| n.range.start);
+            let label = lower[..label_end]
+                .trim_end_matches(['(', '$', ' ', '-', ':'])
+                .trim();
+            if !label.starts_with(wanted) || label.len() > wanted.len() + 40 {
+                continue;
+            }
+            let snippet = input.index.snippet(id, 0.0);
+            let Some(header) = snippet.header.clone() else {
+                continue;
+            };
+            let Some(cell) = read_cell(text, &header, year) else {
+                continue;
+            };
+            return Some(Input {
+                snippet,
+                label: text[..label_end]
+                    .trim_end_matches(['(', '$', ' '])
+                    .trim()
+                    .to_string(),
+                written: cell.text,
+                value: cell.value,
+            });
+        }
+    }
+    None
+}
+
+/// Ratios named by the question, computed for each of its years (or the first column's).
+fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis) -> Vec<Candidate> {
+    let lower = query.question.to_lowercase();
+    let Some(formula) = FORMULAS
+        .iter()
+        .find(|f| f.names.iter().any(|n| lower.contains(n)))
+    else {
+        return Vec::new();
+    };
+    let mut years = query.years.clone();
+    // "FY2015 - FY2017 3 year average": every year of the range.
+    if lower.contains("average") && years.len() == 2 {
+        let (a, b) = (years[0].min(years[1]), years[0].max(years[1]));
+        years = (a..=b).collect();
+    }
+    let mut results: Vec<(u32, f64, String, Vec<Snippet>)> = Vec::new();
+    for &year in &years {
+        let Some(num) = find_row(input, formula.numerator, year) else {
+            continue;
+        };
+        let Some(den) = find_row(input, formula.denominator, year) else {
+            continue;
+        };
+        if den.value == 0.0 {
+            continue;
+        }
+        let minus = if formula.minus.is_empty() {
+            None
+        } else {
+            match find_row(input, formula.minus, year) {
+                Some(m) => Some(m),
+                None => continue,
+            }
+        };
+        let top = num.value - minus.as_ref().map_or(0.0, |m| m.value);
+        let mut ratio = top / den.value;
+        if formula.percent {
+            ratio *= 100.0;
+        }
+        let numerator_text = match &minus {
+            Some(m) => format!(
+                "({} {} − {} {})",
+                num.label, num.written, m.label, m.written
+            ),
+            None => format!("{} {}", num.label, num.written),
+        };
+        let shown = if formula.percent {
+            format!("{ratio:.1}%")
+        } else {
+            format!("{ratio:.2}")
+        };
+        let formula_text = format!(
+            "{year}: {numerator_text} / {} {}{} = {shown}",
+            den.label,
+            den.written,
+            if formula.percent { " × 100" } else { "" }
+        );
+        let mut cite = vec![num.snippet];
+        cite.extend(minus.map(|m| m.snippet));
+        cite.push(den.snippet);
+        results.push((year, ratio, formula_text, cite));
+    }
+    if results.is_empty() {
+        return Vec::new();
+    }
+    let unit = |v: f64| {
+        if formula.percent {
+            format!("{v:.1}%")
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    let (value, computation) = if lower.contains("average") && results.len() > 1 {
+        let mean = results.iter().map(|r| r.1).sum::<f64>() / results.len() as f64;
+        let parts: Vec<String> = results.iter().map(|r| unit(r.1)).collect();
+        (
+            unit(mean),
+            format!(
+                "{}; average ({}) / {} = {}",
+                results
+                    .iter()
+                    .map(|r| r.2.clone())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                parts.join(" + "),
+                results.len(),
+                unit(mean)
+            ),
+        )
+    } else {
+        let values: Vec<String> = if results.len() == 1 {
+            vec![unit(results[0].1)]
+        } else {
+            results
+                .iter()
+                .map(|r| format!("{} in {}", unit(r.1), r.0))
+                .collect()
+        };
+        (
+            values.join(" and "),
+            results
+                .iter()
+                .map(|r| r.2.clone())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    };
+    let page_no = results[0].3[0].page_no;
+    let cite: Vec<Snippet> = results.into_iter().flat_map(|r| r.3).collect();
+    vec![Candidate {
+        quote: cite.first().map(|s| s.text.clone()).unwrap_or_default(),
+        value,
+        written: None,
+        page_no,
+        score: 1.2,
+        coverage: 1.0,
+        cell: None,
+        computation: Some(computation),
+        cite,
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_are_cut_at_sentence_ends_not_abbreviations() {
+        let text = "Reynolds Group Holdings Inc. is a party. See Sec. 3.1 of the U.S. Code; the fee is $5. Done";
+        let got: Vec<&str> = sentences(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(
+            got,
+            [
+                "Reynolds Group Holdings Inc. is a party.",
+                "See Sec. 3.1 of the U.S. Code; the fee is $5.",
+                "Done"
+            ]
+        );
+    }
+
+    #[test]
+    fn figures_carry_currency_and_scale() {
+        assert_eq!(
+            format_figure("(1,577)", true, Some("million"), false),
+            "$1,577 million"
+        );
+        assert_eq!(
+            format_figure("558,929", true, Some("thousand"), false),
+            "$558,929 thousand"
+        );
+        assert_eq!(format_figure("22.4%", false, None, true), "22.4%");
+        assert_eq!(
+            converted("Answer in USD billions.", 8738.0, Some("million")).unwrap(),
+            "$8.74 billion"
+        );
+        assert_eq!(converted("in USD millions", 1577.0, Some("million")), None);
+    }
+
+    #[test]
+    fn count_nouns_are_stemmed() {
+        assert_eq!(
+            count_noun("How many stores did it operate").as_deref(),
+            Some("store")
+        );
+        assert_eq!(
+            count_noun("number of subsidiaries").as_deref(),
+            Some("subsidiary")
+        );
+    }
+
+    #[test]
+    fn defined_terms_are_read_from_the_question() {
+        assert_eq!(
+            defined_term("How is \"Affiliate\" defined").as_deref(),
+            Some("Affiliate")
+        );
+        assert_eq!(
+            defined_term("What is the definition of Confidential Information").as_deref(),
+            Some("Confidential Information")
+        );
+        assert_eq!(
+            defined_term("What does Hospital mean").as_deref(),
+            Some("Hospital")
+        );
+    }
+}

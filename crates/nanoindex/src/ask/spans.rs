@@ -1,0 +1,420 @@
+//! Candidate answer spans of one answer type in a sentence: dates, durations, amounts,
+//! percentages, counts, parties, people, places and references, found by patterns (the
+//! regex crate); byte ranges into the sentence.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::answer_type::AnswerType;
+
+const MONTH: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)";
+
+const NUMBER_WORD: &str = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|eighteen|twenty|twenty-one|twenty-four|thirty|forty|forty-five|fifty|sixty|seventy-five|ninety|hundred|one hundred(?: and)? (?:eighty|twenty)|thirty-six|forty-eight)";
+
+fn compile(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("span pattern {pattern}: {e}"))
+}
+
+static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    vec![
+        // the 1st day of March, 2021
+        compile(&format!(
+            r"(?i)\b\d{{1,2}}(?:st|nd|rd|th)?\s+day\s+of\s+{MONTH}\.?,?\s+\d{{4}}\b"
+        )),
+        // March 1, 2021 / Mar. 1 2021
+        compile(&format!(
+            r"\b{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+        )),
+        // 1 March 2021 / 1st of March, 2021
+        compile(&format!(
+            r"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\.?,?\s+\d{{4}}\b"
+        )),
+        // 2021-03-01, 03/01/2021, 01.03.2021
+        compile(r"\b\d{4}-\d{2}-\d{2}\b"),
+        compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b"),
+        // March 2021
+        compile(&format!(r"\b{MONTH}\.?,?\s+\d{{4}}\b")),
+    ]
+});
+
+static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?i)\b(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:day|week|month|year|hour)s?\b"
+    ))
+});
+
+static PERCENT: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"(?i)[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)"));
+
+static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    let scale = r"(?:\s*(?:million|billion|thousand|trillion|crores?|lakhs?|mn|bn)\b)?";
+    vec![
+        compile(&format!(
+            r"(?:US\$|USD|U\.S\.\s?\$|\$|Rs\.?|INR|₹|€|EUR|£|GBP)\s?\(?\d[\d,]*(?:\.\d+)?\)?{scale}"
+        )),
+        compile(
+            r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million|billion|thousand)?\s*(?:dollars|rupees|euros|pounds)\b",
+        ),
+    ]
+});
+
+static COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?i)\b(?:\d[\d,]*|{NUMBER_WORD})\b(?:\s*\(\d[\d,]*\))?"
+    ))
+});
+
+static VOTE: LazyLock<Regex> =
+    LazyLock::new(|| compile(r"\b\d{1,2}\s*[-–—]\s*\d{1,2}\b|(?i)\bunanimous(?:ly)?\b"));
+
+static ORGANISATION: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\b(?:[A-Z][A-Za-z0-9&.'’-]*,?\s+(?:(?:of|and|the|de|&)\s+)?){0,6}(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|LLC|L\.L\.C\.|Ltd\.?|Limited|L\.P\.|LP|LLP|PLC|plc|N\.A\.|Trust|Bank|GmbH|S\.A\.|AG|Holdings|Pharmaceuticals|Foundation|Trust|Authority|Agency|Administration|Commission|Department|District|Court|University|Hospital|INC\.?|CORPORATION|CORP\.?|COMPANY|LLC|LIMITED|LTD\.?|TRUST)(?:\s*\([^)]{2,40}\))?",
+    )
+});
+
+static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    vec![
+        compile(
+            r"\b(?:Chief\s+Justice|Justice|Judge|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+[A-Z][A-Za-z.'’-]+){0,2}",
+        ),
+        compile(r"\b(?:CHIEF\s+JUSTICE|JUSTICE|JUDGE)\s+[A-Z][A-Z'’-]+"),
+        compile(
+            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit)",
+        ),
+        compile(r"(?:Name|By|Signed):\s*/?s?/?\s*([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+)"),
+    ]
+});
+
+const PLACES: &[&str] = &[
+    "Alabama",
+    "Alaska",
+    "Arizona",
+    "Arkansas",
+    "California",
+    "Colorado",
+    "Connecticut",
+    "Delaware",
+    "Florida",
+    "Georgia",
+    "Hawaii",
+    "Idaho",
+    "Illinois",
+    "Indiana",
+    "Iowa",
+    "Kansas",
+    "Kentucky",
+    "Louisiana",
+    "Maine",
+    "Maryland",
+    "Massachusetts",
+    "Michigan",
+    "Minnesota",
+    "Mississippi",
+    "Missouri",
+    "Montana",
+    "Nebraska",
+    "Nevada",
+    "New Hampshire",
+    "New Jersey",
+    "New Mexico",
+    "New York",
+    "North Carolina",
+    "North Dakota",
+    "Ohio",
+    "Oklahoma",
+    "Oregon",
+    "Pennsylvania",
+    "Rhode Island",
+    "South Carolina",
+    "South Dakota",
+    "Tennessee",
+    "Texas",
+    "Utah",
+    "Vermont",
+    "Virginia",
+    "Washington",
+    "West Virginia",
+    "Wisconsin",
+    "Wyoming",
+    "District of Columbia",
+    "England and Wales",
+    "England",
+    "Scotland",
+    "Ireland",
+    "India",
+    "Canada",
+    "Ontario",
+    "Singapore",
+    "Hong Kong",
+    "Switzerland",
+    "Germany",
+    "France",
+    "the Netherlands",
+    "Luxembourg",
+    "Cayman Islands",
+    "Bermuda",
+    "Australia",
+    "New Zealand",
+    "Japan",
+    "China",
+    "United Kingdom",
+    "United States",
+];
+
+static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    vec![
+        compile(r"\b\d+\s+U\.\s?S\.\s?C\.\s*(?:§+\s*)?\d+[\w.\-–]*(?:\([a-zA-Z0-9]+\))*"),
+        compile(r"\b\d+\s+C\.?\s?F\.?\s?R\.?\s*(?:§+|[Pp]art)?\s*\d+(?:\.\d+)*"),
+        compile(r"\b\d+\s+FR\s+\d+\b"),
+        compile(r"(?:N\.C\.G\.S\.|G\.S\.)\s*§*\s*\d+[\w.\-–]*"),
+        compile(r"§+\s*\d+[\w.\-–]*(?:\([a-zA-Z0-9]+\))*"),
+        compile(
+            r"\b(?:Section|Sections|Sec\.|Article|Rule|Clause|Paragraph|Item)\s+\d+[\w.]*(?:\([a-zA-Z0-9]+\))*",
+        ),
+        compile(r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*[\w\-–]+|\bNo\.\s*\d{2}-\d+\b"),
+    ]
+});
+
+/// Byte ranges of the spans of `kind` in `sentence`, in order, without overlaps (the
+/// earliest and then longest wins). `count_noun` (a stem, `store` for "how many stores")
+/// restricts counts to numbers followed within three words by it. Definitions, yes/no and
+/// text have no spans.
+#[must_use]
+pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<Range<usize>> {
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut add = |re: &Regex| {
+        for m in re.find_iter(sentence) {
+            found.push(m.range());
+        }
+    };
+    match kind {
+        AnswerType::Date => DATE.iter().for_each(&mut add),
+        AnswerType::Duration => add(&DURATION),
+        AnswerType::Percentage => add(&PERCENT),
+        AnswerType::Amount => AMOUNT.iter().for_each(&mut add),
+        AnswerType::Party => add(&ORGANISATION),
+        AnswerType::Person => PERSON.iter().for_each(&mut add),
+        AnswerType::Reference => REFERENCE.iter().for_each(&mut add),
+        AnswerType::Place => {
+            for place in PLACES {
+                let mut from = 0;
+                while let Some(i) = sentence[from..].find(place) {
+                    let start = from + i;
+                    let end = start + place.len();
+                    let boundary = sentence[end..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                    if boundary {
+                        found.push(start..end);
+                    }
+                    from = end;
+                }
+            }
+        }
+        AnswerType::Count => {
+            let mut votes = false;
+            for m in VOTE.find_iter(sentence) {
+                found.push(m.range());
+                votes = true;
+            }
+            if !votes {
+                for m in COUNT.find_iter(sentence) {
+                    let noun_follows = count_noun.is_none_or(|noun| {
+                        sentence[m.end()..]
+                            .split_whitespace()
+                            .take(3)
+                            .any(|w| w.to_lowercase().starts_with(noun))
+                    });
+                    let is_year = m.as_str().len() == 4
+                        && m.as_str()
+                            .parse::<u32>()
+                            .is_ok_and(|y| (1950..=2100).contains(&y));
+                    if noun_follows && !is_year {
+                        found.push(m.range());
+                    }
+                }
+            }
+        }
+        AnswerType::Ratio | AnswerType::Definition | AnswerType::YesNo | AnswerType::Text => {}
+    }
+    found.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for r in found {
+        if out.last().is_none_or(|last| r.start >= last.end) {
+            out.push(r);
+        }
+    }
+    // A person pattern with a label ("Name: Jane Roe") or a title after the name ("Jane
+    // Roe, M.D.") keeps only the name.
+    if kind == AnswerType::Person {
+        for r in &mut out {
+            if let Some(comma) = sentence[r.clone()].find(',') {
+                r.end = r.start + comma;
+            }
+            let text = &sentence[r.clone()];
+            if let Some(colon) = text.find(':') {
+                let name_start = text[colon + 1..]
+                    .find(|c: char| c.is_ascii_uppercase())
+                    .map(|i| colon + 1 + i);
+                if let Some(s) = name_start {
+                    r.start += s;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The defining sentence's span for `term`: `"Term" means …`, `Term shall mean …`, `Term is
+/// defined as …`, `Term: …` at the start; the whole sentence from the term on.
+#[must_use]
+pub fn definition(sentence: &str, term: &str) -> Option<Range<usize>> {
+    let lower = sentence.to_lowercase();
+    let term = term.to_lowercase();
+    let at = lower.find(&term)?;
+    let after = lower[at + term.len()..].trim_start_matches(['"', '”', '’', '\'', ' ', ')']);
+    let defines = [
+        "means",
+        "shall mean",
+        "mean ",
+        "is defined as",
+        "refers to",
+        "shall have the meaning",
+        "has the meaning",
+        "includes",
+        ":",
+    ]
+    .iter()
+    .any(|w| after.starts_with(w));
+    let start = lower[..at]
+        .chars()
+        .next_back()
+        .filter(|c| matches!(c, '"' | '“' | '\''))
+        .map_or(at, |c| at - c.len_utf8());
+    defines.then_some(start..sentence.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(kind: AnswerType, sentence: &str) -> Vec<&str> {
+        find(kind, sentence, None)
+            .into_iter()
+            .map(|r| &sentence[r])
+            .collect::<Vec<_>>()
+    }
+
+    #[test]
+    fn dates_in_their_written_forms() {
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "This Agreement is effective as of March 1, 2021 (the \"Effective Date\")."
+            ),
+            ["March 1, 2021"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "made on the 15th day of June, 2019 and amended 2020-01-31 and 03/04/2022"
+            ),
+            ["15th day of June, 2019", "2020-01-31", "03/04/2022"]
+        );
+        assert_eq!(
+            spans(AnswerType::Date, "Filed 4 February 2022."),
+            ["4 February 2022"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "Argued April 23, 2013—Decided June 13, 2013"
+            ),
+            ["April 23, 2013", "June 13, 2013"]
+        );
+    }
+
+    #[test]
+    fn durations_amounts_percentages() {
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "upon thirty (30) days' prior written notice, for an initial 2-year term"
+            ),
+            ["thirty (30) days", "2-year"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Amount,
+                "a fee of $2,500,000 and Rs. 5,000 and $1.2 billion"
+            ),
+            ["$2,500,000", "Rs. 5,000", "$1.2 billion"]
+        );
+        assert_eq!(
+            spans(AnswerType::Percentage, "grew 195% and fell 2.5 percent"),
+            ["195%", "2.5 percent"]
+        );
+    }
+
+    #[test]
+    fn counts_follow_their_noun_and_votes_are_counts() {
+        let s = "We operated 982 stores in 2023 and employed 90,000 people.";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("store"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["982"]);
+        assert_eq!(
+            spans(AnswerType::Count, "The Court affirmed by a 7-2 vote."),
+            ["7-2"]
+        );
+    }
+
+    #[test]
+    fn parties_people_places_references() {
+        assert_eq!(
+            spans(AnswerType::Party, "by and between Reynolds Group Holdings Limited and Reynolds Consumer Products Inc."),
+            ["Reynolds Group Holdings Limited", "Reynolds Consumer Products Inc."]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "JUSTICE SOTOMAYOR delivered the opinion of the Court."
+            ),
+            ["JUSTICE SOTOMAYOR"]
+        );
+        assert_eq!(spans(AnswerType::Person, "Name: Jane Roe"), ["Jane Roe"]);
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "The chief investigator is Anna Smith, Principal Investigator."
+            ),
+            ["Anna Smith"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Place,
+                "governed by the laws of the State of New York, without regard to conflicts"
+            ),
+            ["New York"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Reference,
+                "in violation of N.C.G.S. § 14-306.4 and Section 10.8(b)"
+            ),
+            ["N.C.G.S. § 14-306.4", "Section 10.8(b)"]
+        );
+    }
+
+    #[test]
+    fn definitions_start_at_the_term() {
+        let s = "“Affiliate” means any entity controlling a Party.";
+        assert_eq!(&s[definition(s, "Affiliate").unwrap()], s);
+        assert_eq!(definition("The Affiliate shall pay.", "Affiliate"), None);
+    }
+}

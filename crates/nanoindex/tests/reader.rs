@@ -1,0 +1,268 @@
+//! The reader on PDFs the tests write: each answer type found as a span in a sentence, a
+//! statement figure with its scale, a ratio computed from cited cells, multi-part questions,
+//! and questions the document does not answer. The model's replies are unusable (not JSON),
+//! so what is asserted is the reader's own work.
+
+mod common;
+
+use common::Flow;
+use nanoindex::{ask, AskDocument, AskOptions, Config, Mode, NanoIndex};
+use nanoindex_core::{Answer, AnswerStatus};
+use nanoindex_llm::ScriptedGenerator;
+use nanoindex_pdf::write::PdfBuilder;
+
+fn agreement() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "LICENSE AGREEMENT");
+    f.para(&[
+        "This License Agreement is entered into by and between Northwind Traders Inc. and",
+        "Contoso Pharmaceuticals Limited, effective as of March 1, 2021 (the \"Effective Date\").",
+    ]);
+    f.heading(12.0, "Section 1. Definitions");
+    f.para(&["\"Territory\" means the United States of America and Canada."]);
+    f.para(&["The Licensee shall pay a license fee of $750,000 within ten days of signature."]);
+    f.new_page();
+    f.heading(12.0, "Section 9. Term and Termination");
+    f.para(&[
+        "The initial term of this Agreement is five (5) years from the Effective Date.",
+        "Either party may terminate this Agreement upon sixty (60) days written notice.",
+    ]);
+    f.para(&["Royalties are 4.5% of Net Sales in the Territory."]);
+    f.heading(12.0, "Section 12. Governing Law");
+    f.para(&["This Agreement is governed by the laws of the State of New York."]);
+    f.para(&["Disputes are resolved under Section 12.3 by three arbitrators."]);
+    f.new_page();
+    f.heading(12.0, "Signatures");
+    f.para(&["Signed for the Licensor by Dr. Maria Alvarez, Chief Executive Officer."]);
+    f.bytes()
+}
+
+fn statements() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 120.0, 18.0, true, "Harbor Mills, Inc.")
+        .text(72.0, 150.0, 12.0, false, "Annual Report 2024");
+    let page = pdf.page();
+    page.text(72.0, 90.0, 14.0, true, "Consolidated Balance Sheets");
+    page.text(72.0, 110.0, 9.0, false, "(Dollars in millions)");
+    page.text(380.0, 125.0, 9.0, false, "2024");
+    page.text(450.0, 125.0, 9.0, false, "2023");
+    let rows: [(&str, &str, &str); 6] = [
+        ("Cash and cash equivalents", "412", "388"),
+        ("Inventories", "905", "870"),
+        ("Total current assets", "2,140", "1,990"),
+        ("Property, plant and equipment, net", "3,310", "3,120"),
+        ("Total current liabilities", "1,070", "1,105"),
+        ("Total equity", "2,460", "2,300"),
+    ];
+    for (i, (label, a, b)) in rows.iter().enumerate() {
+        let y = 145.0 + 15.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        page.text(380.0, y, 9.0, false, a);
+        page.text(450.0, y, 9.0, false, b);
+    }
+    pdf.to_bytes()
+}
+
+fn prepare(bytes: &[u8], name: &str) -> (tempfile::TempDir, AskDocument) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let prepared = NanoIndex::new(Config::default())
+        .prepare_pdf(&path, None, Some(&dir.path().join("cache")), &mut |_| {})
+        .unwrap();
+    (dir, prepared.document)
+}
+
+/// Asks with a model whose replies are not JSON (no draft, no pick).
+fn ask_reader(doc: &AskDocument, question: &str) -> Answer {
+    let mut model = ScriptedGenerator::new(["not json", "not json"]);
+    let options = AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    };
+    ask(doc, question, &mut model, None, &options, &mut |_| {}).unwrap()
+}
+
+fn kind(answer: &Answer, part: usize) -> String {
+    answer.trace.as_ref().unwrap()["reader"][part]["kind"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn each_answer_type_is_found_as_a_span_and_stated_in_a_sentence() {
+    let (_dir, doc) = prepare(&agreement(), "license.pdf");
+    for (question, kind_name, expected, page) in [
+        (
+            "What is the effective date of the Agreement?",
+            "date",
+            "The effective date of the Agreement is March 1, 2021.",
+            1,
+        ),
+        (
+            "What is the license fee payable by the Licensee?",
+            "amount",
+            "The license fee payable by the Licensee is $750,000.",
+            1,
+        ),
+        (
+            "How long is the initial term of this Agreement?",
+            "duration",
+            "The initial term of this Agreement is five (5) years.",
+            2,
+        ),
+        (
+            "What percentage of Net Sales are royalties?",
+            "percentage",
+            "4.5%.",
+            2,
+        ),
+        (
+            "Which state's law governs the Agreement?",
+            "place",
+            "New York.",
+            2,
+        ),
+        (
+            "Who signed for the Licensor?",
+            "person",
+            "Dr. Maria Alvarez signed for the Licensor.",
+            3,
+        ),
+        (
+            "Which section governs how disputes are resolved?",
+            "reference",
+            "Section 12.3.",
+            2,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), kind_name, "{question}");
+        assert_eq!(answer.content, expected, "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}
+
+#[test]
+fn parties_definitions_and_notice_periods() {
+    let (_dir, doc) = prepare(&agreement(), "license.pdf");
+    let answer = ask_reader(&doc, "Who are the parties to the License Agreement?");
+    assert_eq!(kind(&answer, 0), "party");
+    assert!(
+        answer.content.contains("Northwind Traders Inc."),
+        "{answer:#?}"
+    );
+
+    let answer = ask_reader(&doc, "How is \"Territory\" defined?");
+    assert_eq!(kind(&answer, 0), "definition");
+    assert!(
+        answer
+            .content
+            .contains("\"Territory\" means the United States of America and Canada."),
+        "{answer:#?}"
+    );
+
+    let answer = ask_reader(
+        &doc,
+        "How much written notice is needed to terminate the Agreement?",
+    );
+    assert_eq!(kind(&answer, 0), "duration");
+    assert_eq!(answer.content, "Sixty (60) days.", "{answer:#?}");
+}
+
+#[test]
+fn multi_part_questions_answer_each_part_with_its_own_citation() {
+    let (_dir, doc) = prepare(&agreement(), "license.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What is the license fee and how long is the initial term?",
+    );
+    assert_eq!(kind(&answer, 0), "amount");
+    assert_eq!(kind(&answer, 1), "duration");
+    assert!(answer.content.contains("$750,000"), "{answer:#?}");
+    assert!(answer.content.contains("five (5) years"), "{answer:#?}");
+    let pages: Vec<u32> = answer
+        .citations
+        .iter()
+        .flat_map(|c| c.pages.clone())
+        .collect();
+    assert!(pages.contains(&1) && pages.contains(&2), "{pages:?}");
+}
+
+#[test]
+fn a_question_the_document_does_not_answer_says_so_without_citations() {
+    let (_dir, doc) = prepare(&agreement(), "license.pdf");
+    for question in [
+        "What was the company's stock price at the end of 2020?",
+        "How many employees does the Licensee have?",
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(
+            answer.status,
+            Some(AnswerStatus::NotFound),
+            "{question}: {answer:#?}"
+        );
+        assert!(
+            answer
+                .content
+                .starts_with("No answer found in the pages read"),
+            "{answer:#?}"
+        );
+        assert!(answer.citations.is_empty());
+    }
+}
+
+#[test]
+fn statement_figures_carry_scale_and_ratios_are_computed_from_cited_cells() {
+    let (_dir, doc) = prepare(&statements(), "harbor.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What were total current assets in 2024 according to the balance sheet?",
+    );
+    assert!(answer.content.contains("$2,140 million"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [2]);
+    assert!(answer.citations[0]
+        .quote
+        .as_deref()
+        .unwrap()
+        .starts_with("Total current assets"));
+
+    let answer = ask_reader(
+        &doc,
+        "What is the year end 2024 net PP&E? Answer in USD billions.",
+    );
+    assert!(
+        answer.content.contains("$3,310 million ($3.31 billion)"),
+        "{answer:#?}"
+    );
+
+    let answer = ask_reader(&doc, "What is the current ratio for 2024?");
+    assert_eq!(kind(&answer, 0), "ratio");
+    assert!(answer.content.contains("2.00"), "{answer:#?}");
+    assert!(
+        answer.content.contains("2,140") && answer.content.contains("1,070"),
+        "{answer:#?}"
+    );
+    let quotes: Vec<&str> = answer
+        .citations
+        .iter()
+        .filter_map(|c| c.quote.as_deref())
+        .collect();
+    assert!(
+        quotes.iter().any(|q| q.starts_with("Total current assets")),
+        "{quotes:?}"
+    );
+    assert!(
+        quotes
+            .iter()
+            .any(|q| q.starts_with("Total current liabilities")),
+        "{quotes:?}"
+    );
+
+    let answer = ask_reader(&doc, "What is the quick ratio for 2023?");
+    // (1,990 − 870) / 1,105 = 1.01
+    assert!(answer.content.contains("1.01"), "{answer:#?}");
+}
