@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building nanoindex-local needs on a fresh Debian/Ubuntu machine; the one copy
-# of this logic, sourced or run by `scripts/quickstart.sh` and `.ci/run`.
+# of this logic, run (not sourced) by `scripts/quickstart.sh` and `.ci/run`.
 #
 # - cmake: llama-cpp-sys-2 builds llama.cpp with it.
 # - libclang (the C interface, `libclang.so` / `libclang-N.so`): bindgen, which mupdf-sys and
 #   llama-cpp-sys-2 run at build time, loads it through clang-sys. The image may ship only
 #   `libclang-cpp.so.N` (the C++ interface), which clang-sys cannot use, so the check looks for
 #   exactly the file names clang-sys accepts, with a digit after the dash (`libclang-14.so.1`,
-#   not `libclang-cpp.so.14`), in `$LIBCLANG_PATH` and the usual library folders.
+#   not `libclang-cpp.so.14`), in `$LIBCLANG_PATH` and the usual library folders, and clang's
+#   builtin headers (`stddef.h`, from libclang-common-N-dev), without which bindgen fails with
+#   "'stddef.h' file not found" even when the library loads.
 # - a C/C++ compiler (gcc, g++) and pip (scripts/fetch-models.sh downloads the models with it).
 #
 # Missing packages are installed with apt-get (through sudo when not root). On a machine
@@ -28,9 +30,18 @@ have_libclang() {
     return 1
 }
 
+have_clang_headers() {
+    local header
+    for header in /usr/lib/llvm-*/lib/clang/*/include/stddef.h /usr/lib/clang/*/include/stddef.h \
+                  /usr/local/lib/clang/*/include/stddef.h; do
+        [ -e "$header" ] && return 0
+    done
+    return 1
+}
+
 need_apt=()
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-have_libclang || need_apt+=(libclang-dev)
+{ have_libclang && have_clang_headers; } || need_apt+=(libclang-dev)
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
@@ -44,12 +55,30 @@ if [ ${#need_apt[@]} -gt 0 ]; then
         exit 1
     fi
     SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "error: missing build prerequisites (${need_apt[*]}); run as root or install sudo" >&2
+            exit 1
+        fi
+        SUDO="sudo"
+    fi
     echo "installing build prerequisites: ${need_apt[*]}" >&2
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
-    if ! have_libclang; then
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+    if ! have_libclang || ! have_clang_headers; then
         echo "error: libclang-dev was installed but no libclang.so was found; set LIBCLANG_PATH" >&2
         exit 1
     fi
+fi
+
+# The workspace needs Rust 1.85 or later (Cargo.toml `rust-version`); distribution packages
+# are often older.
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "error: cargo not found; install Rust 1.85 or later with rustup (https://rustup.rs)" >&2
+    exit 1
+fi
+rust_minor="$(rustc --version | sed -E 's/^rustc 1\.([0-9]+).*/\1/')"
+if [ "${rust_minor:-0}" -lt 85 ] 2>/dev/null; then
+    echo "error: $(rustc --version) is older than 1.85; update with rustup (https://rustup.rs)" >&2
+    exit 1
 fi

@@ -642,7 +642,6 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
     Some(years)
 }
 
-/// A table row: two or more figures, ending in a figure.
 /// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
 /// `22.4%`). The one definition of a row for retrieval and the reader of `ask`.
 #[must_use]

@@ -29,11 +29,62 @@ pub struct Cell {
 /// ```
 #[must_use]
 pub fn read_cell(row: &str, header: &str, year: u32) -> Option<Cell> {
-    let years = years_in(header)?;
-    if years.len() < 2 {
+    read_cell_in(row, header, year, 0)
+}
+
+/// Years named by a column header, each mention in order (`July 1, 2023 June 25, 2022
+/// July 1, 2023 June 25, 2022` gives `[2023, 2022, 2023, 2022]`); `None` as [`years_in`].
+fn year_mentions(header: &str) -> Option<Vec<u32>> {
+    years_in(header)?;
+    Some(
+        numbers_in(header)
+            .into_iter()
+            .filter(|n| n.decimals == 0 && (1950.0..=2100.0).contains(&n.value))
+            .map(|n| n.value as u32)
+            .collect(),
+    )
+}
+
+/// As [`read_cell`], for tables whose header names each year more than once (a 10-Q's
+/// "Three Months Ended … Nine Months Ended …" over the same two years): when the row has one
+/// figure per year mention, `occurrence` 0 is the year's first column (the shorter period,
+/// which comes first by convention), 1 its second; otherwise the columns are the distinct
+/// years and `occurrence` must be 0.
+///
+/// ```
+/// use nanoindex_retrieve::table::read_cell_in;
+/// let header = "July 1, 2023 June 25, 2022 July 1, 2023 June 25, 2022";
+/// let row = "Net income $ 19,881 $ 19,442 $ 74,039 $ 79,082";
+/// assert_eq!(read_cell_in(row, header, 2023, 0).unwrap().text, "19,881");
+/// assert_eq!(read_cell_in(row, header, 2023, 1).unwrap().text, "74,039");
+/// ```
+#[must_use]
+pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Option<Cell> {
+    let distinct = years_in(header)?;
+    if distinct.len() < 2 {
         return None;
     }
-    let column = years.iter().position(|&y| y == year)?;
+    let mentions = year_mentions(header)?;
+    let figure_count = numbers_in(row)
+        .iter()
+        .filter(|n| {
+            let separated = row[n.range.clone()].contains(',');
+            separated || !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs()))
+        })
+        .count();
+    let years = if mentions.len() > distinct.len() && figure_count == mentions.len() {
+        mentions
+    } else if occurrence == 0 {
+        distinct
+    } else {
+        return None;
+    };
+    let column = years
+        .iter()
+        .enumerate()
+        .filter(|(_, &y)| y == year)
+        .nth(occurrence)
+        .map(|(i, _)| i)?;
     // A year-like figure in a row is a year (a note's date) unless written with a thousands
     // separator (`1,990` is an amount).
     let figures: Vec<_> = numbers_in(row)

@@ -217,6 +217,7 @@ fn main() {
                 "gold_in_answer": gold_ok, "llm_calls": calls,
                 "prompt_tokens": trace["prompt_tokens"], "completion_tokens": trace["completion_tokens"],
                 "seconds": (secs * 100.0).round() / 100.0, "answer": answer.content,
+                "reader": trace["reader"],
             }));
         }
         let n = questions.len().max(1) as f64;

@@ -223,6 +223,7 @@ pub fn hf_offline() -> bool {
     })
 }
 
+#[cfg(feature = "pull")]
 fn hf_repo(repo: &str, revision: Option<&str>) -> hf_hub::Repo {
     match revision {
         Some(r) => {
@@ -234,7 +235,8 @@ fn hf_repo(repo: &str, revision: Option<&str>) -> hf_hub::Repo {
 
 /// The cached copy of `file` from the Hugging Face model repository `repo` (at `revision`,
 /// default `main`) in the Hugging Face cache (`$HF_HOME/hub`, else
-/// `~/.cache/huggingface/hub`), without any network use.
+/// `~/.cache/huggingface/hub`), without any network use. Feature `pull` (default).
+#[cfg(feature = "pull")]
 #[must_use]
 pub fn hf_cached(repo: &str, file: &str, revision: Option<&str>) -> Option<PathBuf> {
     hf_hub::Cache::from_env()
@@ -245,10 +247,12 @@ pub fn hf_cached(repo: &str, file: &str, revision: Option<&str>) -> Option<PathB
 /// `models pull`: the path of `file` from the Hugging Face model repository `repo`, from
 /// the cache when it is there, else downloaded into the cache — the one command that
 /// downloads, and only when asked. With `HF_HUB_OFFLINE=1` only the cache is looked at.
+/// Feature `pull` (default): without it the engine links no download code.
 ///
 /// # Errors
 /// [`LlmError::ModelNotFound`] when offline and the file is not cached;
 /// [`LlmError::Load`] when the download fails (no network, unknown repository or file).
+#[cfg(feature = "pull")]
 pub fn hf_pull(repo: &str, file: &str, revision: Option<&str>) -> Result<PathBuf, LlmError> {
     if let Some(path) = hf_cached(repo, file, revision) {
         return Ok(path);

@@ -406,7 +406,8 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
 #[must_use]
 pub fn parts(question: &str) -> Vec<String> {
     let proper = question_proper(question);
-    let lower = proper.to_lowercase();
+    // ASCII lowercase keeps byte offsets (the joints searched for are ASCII).
+    let lower = proper.to_ascii_lowercase();
     let mut cuts = Vec::new();
     for word in QUESTION_WORDS {
         for joint in [" and ", ", and ", "; "] {

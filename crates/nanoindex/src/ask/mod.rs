@@ -937,6 +937,7 @@ impl Session<'_> {
             ranking: &self.ranking,
             pages: &self.trace.pages_read,
             withheld: &withheld,
+            doc_name: &doc.tree.doc_name,
         };
         let mut parts = reader::read(&input, &self.query.question);
         for part in &mut parts {
@@ -946,7 +947,8 @@ impl Session<'_> {
         self.trace.reader = parts;
         self.trace.status = status.as_str().to_string();
         let mut cited = cited;
-        cited.truncate(4);
+        let mut seen_lines = HashSet::new();
+        cited.retain(|s| seen_lines.insert(s.lines));
         let citations = self.citations(&cited)?;
         let mut content = content;
         if citations.is_empty() && status != AnswerStatus::NotFound {
@@ -1005,8 +1007,31 @@ impl Session<'_> {
             };
             answered += 1;
             match part.kind {
-                AnswerType::YesNo | AnswerType::Text => {
-                    let support = supporting(draft, &part.candidates);
+                AnswerType::YesNo => {
+                    // Yes or no from the polarity of a strongly matching sentence against the
+                    // question's: a reading, not a span, so the answer is partial and shows its
+                    // quote; a weaker match is quoted without a yes or no.
+                    let sentence = if best.coverage >= YES_NO_COVERAGE {
+                        let yes = is_negated(&best.quote) == is_negated(&part.question);
+                        format!(
+                            "{} — page {} says: \"{}\"",
+                            if yes { "Yes" } else { "No" },
+                            best.page_no,
+                            best.quote
+                        )
+                    } else {
+                        format!(
+                            "The most relevant passage (page {}) says: \"{}\"",
+                            best.page_no, best.quote
+                        )
+                    };
+                    sentences.push(sentence);
+                    cited.extend(best.cite.iter().cloned());
+                    quoted += 1;
+                }
+                AnswerType::Text => {
+                    let support = supporting(draft, &part.candidates)
+                        .filter(|_| !sentences.iter().any(|s| s == draft.trim()));
                     if let Some(c) = support {
                         sentences.push(draft.trim().to_string());
                         cited.extend(c.cite.iter().cloned());
@@ -1081,12 +1106,9 @@ impl Session<'_> {
     /// snippets that hold the draft's input figures.
     fn verified_computation(&self, parts: &[PartReading], draft: &str) -> Option<Vec<Snippet>> {
         let lower = self.query.question.to_lowercase();
-        let asks_change = [
-            "grow", "growth", "increase", "decrease", "change", "decline", "differ", "compare",
-            "drop", "rise", "fell", "fall",
-        ]
-        .iter()
-        .any(|w| lower.contains(w));
+        let asks_change = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| CHANGE_WORDS.contains(&w));
         let reader_computed = parts
             .iter()
             .any(|p| p.answer().is_some_and(|c| c.computation.is_some()));
@@ -1207,11 +1229,58 @@ fn prefer_drafted(part: &mut PartReading, draft: &str) {
     let best = part.candidates[0].score;
     if let Some(i) = part.candidates.iter().position(|c| {
         let v = reader::normalise_value(&c.value);
-        !v.is_empty() && stated.contains(&v) && c.score >= 0.75 * best
+        !v.is_empty()
+            && stated.contains(&v)
+            && c.score >= 0.75 * best
+            && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
     }) {
         let chosen = part.candidates.remove(i);
         part.candidates.insert(0, chosen);
     }
+}
+
+/// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.
+const YES_NO_COVERAGE: f32 = 0.55;
+
+/// Words of a question about a change between two figures.
+const CHANGE_WORDS: &[&str] = &[
+    "grow",
+    "grew",
+    "growth",
+    "increase",
+    "increased",
+    "decrease",
+    "decreased",
+    "change",
+    "changed",
+    "decline",
+    "declined",
+    "difference",
+    "compare",
+    "compared",
+    "drop",
+    "dropped",
+    "rise",
+    "rose",
+    "fell",
+    "fall",
+];
+
+/// Whether `text` negates: a negation word (`not`, `no`, `never`, …, `n't`) among its words
+/// (`No.` before a number is a numero, not a negation).
+fn is_negated(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let numero = w == "no"
+            && words
+                .get(i + 1)
+                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+        (NEGATIONS.contains(&w.as_str()) && !numero) || w.ends_with("n't")
+    })
 }
 
 /// Words that reverse a statement.

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use nanoindex_core::NodeId;
 use nanoindex_retrieve::analysis::{numbers_in, tokenize};
-use nanoindex_retrieve::table::read_cell;
+use nanoindex_retrieve::table::read_cell_in;
 use nanoindex_retrieve::{is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet};
 use serde::Serialize;
 
@@ -35,7 +35,7 @@ pub const MIN_COVERAGE: f32 = 0.34;
 const KEPT: usize = 5;
 
 /// Characters of a quoted sentence at most; longer ones are cut around the value.
-const MAX_QUOTE: usize = 320;
+const MAX_QUOTE: usize = 220;
 
 /// One candidate answer to a part.
 #[derive(Debug, Clone, Serialize)]
@@ -106,6 +106,8 @@ pub struct ReaderInput<'a> {
     pub pages: &'a [u32],
     /// Lines never to read (addressed to a model).
     pub withheld: &'a dyn Fn(&str) -> bool,
+    /// The document's name (its words name the document, not the fact asked for).
+    pub doc_name: &'a str,
 }
 
 /// Reads the pages for `question`: one [`PartReading`] per part.
@@ -113,6 +115,7 @@ pub struct ReaderInput<'a> {
 pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
     let units = units(input);
     let whole = QueryAnalysis::new(question);
+    let naming = naming_terms(input);
     answer_type::parts(question)
         .into_iter()
         .map(|part| {
@@ -125,9 +128,36 @@ pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
             }
             // Instructions after the question ("Answer in USD billions") decide the unit.
             query.question = question.to_string();
-            read_part(input, &units, &part, &query)
+            read_part(input, &units, &part, &query, &naming)
         })
         .collect()
+}
+
+/// Characters of the document's opening text whose words name the document.
+const OPENING_CHARS: usize = 400;
+
+/// Weight of a question term that names the document rather than the fact asked for.
+const NAMING_WEIGHT: f32 = 0.25;
+
+/// Terms that name the document: the words of its file name and of its opening text (the
+/// first [`OPENING_CHARS`] characters of its first page: title, parties, filer). Questions
+/// name the document ("under the Reynolds transition services agreement", "Apple's"), while
+/// the sentence that answers rarely repeats it.
+fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
+    let mut out: HashSet<String> = tokenize(&input.doc_name.replace(['-', '_'], " "))
+        .into_iter()
+        .collect();
+    let first_page = input.index.lines().first().map_or(1, |l| l.page_no);
+    let mut opening = String::new();
+    for &id in input.index.page_line_ids(first_page) {
+        if opening.len() > OPENING_CHARS {
+            break;
+        }
+        opening.push_str(&input.index.lines()[id].text);
+        opening.push(' ');
+    }
+    out.extend(tokenize(&opening));
+    out
 }
 
 fn read_part(
@@ -135,11 +165,12 @@ fn read_part(
     units: &[Unit],
     part: &str,
     query: &QueryAnalysis,
+    naming: &HashSet<String>,
 ) -> PartReading {
     let kind = answer_type::classify(part);
-    let weights = term_weights(input.index, query);
+    let weights = term_weights(input.index, query, naming);
     let mut candidates: Vec<Candidate> = match kind {
-        AnswerType::Ratio => ratio_candidates(input, query)
+        AnswerType::Ratio => ratio_candidates(input, query, part)
             .into_iter()
             .chain(cell_candidates(input, units, query, &weights, kind))
             .collect(),
@@ -226,12 +257,11 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 {
                     break;
                 }
-                if !text.is_empty() {
-                    if text.ends_with('-') && l.text.starts_with(char::is_lowercase) {
-                        text.pop();
-                    } else {
-                        text.push(' ');
-                    }
+                // A word broken at the line end ("termi-" / "nation") is joined.
+                if !text.is_empty()
+                    && !(text.ends_with('-') && l.text.starts_with(char::is_lowercase))
+                {
+                    text.push(' ');
                 }
                 starts.push((text.len(), ids[j]));
                 text.push_str(l.text.trim());
@@ -312,8 +342,13 @@ pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions).
-fn term_weights(index: &RetrievalIndex, query: &QueryAnalysis) -> Vec<(String, f32)> {
+/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions,
+/// [`NAMING_WEIGHT`]× a term that names the document).
+fn term_weights(
+    index: &RetrievalIndex,
+    query: &QueryAnalysis,
+    naming: &HashSet<String>,
+) -> Vec<(String, f32)> {
     let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
         .into_iter()
         .collect();
@@ -323,7 +358,12 @@ fn term_weights(index: &RetrievalIndex, query: &QueryAnalysis) -> Vec<(String, f
         if t.parse::<u32>().is_ok_and(|y| (1950..=2100).contains(&y)) || asks.contains(t.as_str()) {
             continue;
         }
-        out.push((t.clone(), index.idf(t).max(0.1)));
+        let naming_factor = if naming.contains(t) {
+            NAMING_WEIGHT
+        } else {
+            1.0
+        };
+        out.push((t.clone(), naming_factor * index.idf(t).max(0.1)));
     }
     for t in &query.expansions {
         if !out.iter().any(|(o, _)| o == t) {
@@ -403,6 +443,12 @@ fn years_of(text: &str) -> Vec<u32> {
 /// The singular stem of the noun after "how many" / "number of" (`stores` → `store`).
 fn count_noun(part: &str) -> Option<String> {
     let lower = part.to_lowercase();
+    if lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "vote" || w == "votes")
+    {
+        return Some("vote".to_string());
+    }
     let after = lower
         .split_once("how many ")
         .or_else(|| lower.split_once("number of "))?
@@ -432,15 +478,19 @@ fn quote(text: &str, span: Option<&std::ops::Range<usize>>) -> String {
         end += 1;
     }
     if start > 0 {
-        start = text[start..].find(' ').map_or(start, |i| start + i + 1);
+        start = text[start..]
+            .find(' ')
+            .map_or(start, |i| start + i + 1)
+            .min(span.start.max(start));
     }
+    end = end.max(start);
     if end < text.len() {
         end = text[..end]
             .rfind(' ')
             .filter(|&e| e >= span.end)
             .unwrap_or(end);
     }
-    text[start..end].trim().to_string()
+    text.get(start..end).unwrap_or(text).trim().to_string()
 }
 
 fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
@@ -467,7 +517,12 @@ fn span_candidates(
     let noun = (kind == AnswerType::Count)
         .then(|| count_noun(part))
         .flatten();
-    let asked = normalise_value(part);
+    let asked: HashSet<String> = part
+        .split(|c: char| c.is_whitespace() || c == '?')
+        .map(normalise_value)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let asked_whole = normalise_value(part);
     let mut out = Vec::new();
     for unit in units {
         if unit.row {
@@ -507,11 +562,17 @@ fn span_candidates(
             let value = unit.text[span.clone()].trim().to_string();
             let norm = normalise_value(&value);
             // What the question itself names is not its answer.
-            if norm.is_empty() || asked.contains(&norm) {
+            // A value the question itself states (a year, "Section 3") is not its answer.
+            let stated = asked.contains(&norm)
+                || (value.split_whitespace().count() > 1 && asked_whole.contains(&norm));
+            if norm.is_empty() || stated {
                 continue;
             }
             let prox = proximity(weights, &unit.text, &span);
-            let mut score = 0.6 * cov + 0.25 * prox + 0.15 * rank;
+            let defines = names_defined_term(weights, &unit.text, &span);
+            let cov = if defines { cov.max(MIN_COVERAGE) } else { cov };
+            let mut score =
+                0.6 * cov + 0.25 * prox + 0.15 * rank + if defines { 0.25 } else { 0.0 };
             if !query.years.is_empty()
                 && matches!(
                     kind,
@@ -545,6 +606,33 @@ fn span_candidates(
         }
     }
     out
+}
+
+/// Characters between a span and a quoted defined term that labels it.
+const DEFINED_TERM_REACH: usize = 80;
+
+/// Whether a quoted term near the span (`February 4, 2020 (the “Commencement Date”)`,
+/// `“Servicing Fee Rate” means 0.75%`) holds a question term: a contract's own label for the
+/// value, the strongest sign that the span is what the question names.
+fn names_defined_term(
+    weights: &[(String, f32)],
+    sentence: &str,
+    span: &std::ops::Range<usize>,
+) -> bool {
+    static QUOTED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"[“"]([^”"]{2,60})[”"]"#).expect("pattern")
+    });
+    QUOTED.captures_iter(sentence).any(|c| {
+        let Some(m) = c.get(1) else { return false };
+        let near = m.start() <= span.end + DEFINED_TERM_REACH
+            && span.start <= m.end() + DEFINED_TERM_REACH;
+        let terms = tokenize(m.as_str());
+        // A full-weight question term (not one naming the document, not an expansion).
+        let strongest = weights.iter().map(|(_, w)| *w).fold(0.0_f32, f32::max);
+        near && weights
+            .iter()
+            .any(|(t, w)| terms.contains(t) && *w >= 0.5 * strongest)
+    })
 }
 
 /// Sentences that define the term the question asks about.
@@ -581,9 +669,6 @@ fn definition_candidates(
             cite: vec![snippet],
         });
     }
-    if out.is_empty() {
-        return sentence_candidates(input, units, weights);
-    }
     out
 }
 
@@ -598,7 +683,7 @@ fn defined_term(part: &str) -> Option<String> {
             }
         }
     }
-    let lower = part.to_lowercase();
+    let lower = part.to_ascii_lowercase();
     let strip = |s: &str| -> String {
         s.trim()
             .trim_start_matches("the ")
@@ -718,6 +803,14 @@ fn scale_of(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static s
         .or_else(|| ids[pos..].iter().find_map(|&i| find(&lines[i].text)))
 }
 
+/// A table row's label: its text before the first figure, without a trailing `$`, `(`,
+/// dash or colon.
+fn row_label(before_first_figure: &str) -> &str {
+    before_first_figure
+        .trim_end_matches(['(', '$', ' ', '-', ':', '—', '€', '£', '₹'])
+        .trim()
+}
+
 /// Whether the page states money (`$`, `dollars`, `USD`).
 fn page_has_dollars(index: &RetrievalIndex, page: u32) -> bool {
     index.page_line_ids(page).iter().any(|&i| {
@@ -774,7 +867,7 @@ fn cell_candidates(
     ];
     let label_weights: Vec<(String, f32)> = weights
         .iter()
-        .filter(|(t, _)| !NOT_LABEL.contains(&t.as_str()))
+        .filter(|(t, _)| !NOT_LABEL.contains(&t.as_str()) && t.parse::<f64>().is_err())
         .map(|(t, w)| {
             let own = query.terms.contains(t);
             (t.clone(), if own { *w } else { 2.0 * w })
@@ -784,10 +877,7 @@ fn cell_candidates(
         let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
             continue;
         };
-        let label = unit.text[..first_figure]
-            .trim_end_matches(['(', '$', ' ', '-', ':', '—'])
-            .trim()
-            .to_string();
+        let label = row_label(&unit.text[..first_figure]).to_string();
         if !label.chars().any(char::is_alphabetic) {
             continue;
         }
@@ -796,6 +886,13 @@ fn cell_candidates(
         if cov <= 0.0 {
             continue;
         }
+        // A label that says more than the question asks names another line item ("Other
+        // income (expense), net" for "net income").
+        let precision = label_terms
+            .iter()
+            .filter(|t| label_weights.iter().any(|(w, _)| w == *t))
+            .count() as f32
+            / label_terms.len().max(1) as f32;
         let header = input.index.snippet(unit.first, 0.0).header;
         let Some(header) = header else { continue };
         let years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
@@ -812,10 +909,26 @@ fn cell_candidates(
                     .flatten()
             });
         let Some(year) = year else { continue };
-        let Some(cell) = read_cell(&unit.text, &header, year) else {
+        let Some(cell) = read_cell_in(
+            &unit.text,
+            &header,
+            year,
+            period_occurrence(&query.question),
+        ) else {
             continue;
         };
-        let percent = cell.text.contains('%') || kind == AnswerType::Percentage;
+        let percent_cell = cell.text.contains('%')
+            || unit.text[unit
+                .text
+                .find(&cell.text)
+                .map_or(0, |i| i + cell.text.len())..]
+                .trim_start()
+                .starts_with('%');
+        // A percentage question reads percentage cells only; an amount question, no percentage.
+        if (kind == AnswerType::Percentage) != percent_cell {
+            continue;
+        }
+        let percent = percent_cell;
         let per_share = label.to_lowercase().contains("per share")
             || label.to_lowercase().contains("per diluted");
         let scale = if percent || per_share {
@@ -825,13 +938,16 @@ fn cell_candidates(
         };
         let dollars = !percent && page_has_dollars(input.index, unit.page_no);
         let mut value = format_figure(&cell.text, dollars, scale, percent);
+        if percent && !value.ends_with('%') {
+            value.push('%');
+        }
         if let Some(converted) = converted(&query.question, cell.value.abs(), scale) {
             value.push_str(&format!(" ({converted})"));
         }
         let statement = query
             .statement
             .is_some_and(|st| input.index.is_statement_page(unit.page_no, st));
-        let score = 0.6 * cov
+        let score = 0.6 * cov * (0.5 + 0.5 * precision)
             + 0.15 * page_rank(input, unit.page_no)
             + if statement { 0.2 } else { 0.0 }
             + if query.years.contains(&year) {
@@ -853,6 +969,24 @@ fn cell_candidates(
         });
     }
     out
+}
+
+/// Which of a year's columns a question asks for when a table names the year twice: 1 for
+/// the longer period ("nine months", "six months", "year to date"), else 0 (the quarter).
+fn period_occurrence(question: &str) -> usize {
+    let lower = question.to_lowercase();
+    let longer = [
+        "nine months",
+        "six months",
+        "nine-month",
+        "six-month",
+        "year to date",
+        "year-to-date",
+        "ytd",
+        "first half",
+        "first nine",
+    ];
+    usize::from(longer.iter().any(|w| lower.contains(w)))
 }
 
 /// The figure in the unit the question asks for ("in USD billions", "in millions"), when it
@@ -944,6 +1078,7 @@ const FORMULAS: &[Formula] = &[
     Formula {
         names: &["gross margin", "gross profit margin"],
         numerator: &["gross profit", "gross margin"],
+        // (a "gross margin %" row is skipped: rows with a percentage are not inputs)
         minus: &[],
         denominator: REVENUE,
         percent: true,
@@ -968,7 +1103,7 @@ const FORMULAS: &[Formula] = &[
             "profit margin",
             "net income margin",
         ],
-        numerator: &["net income attributable", "net income", "net earnings"],
+        numerator: &["net income", "net earnings", "net income attributable"],
         minus: &[],
         denominator: REVENUE,
         percent: true,
@@ -991,9 +1126,14 @@ struct Input {
 }
 
 /// Finds the row whose label begins with one of `labels` (in that order of preference) and
-/// reads its cell for `year`: rows of the pages read first, then of the document's
-/// statement pages.
-fn find_row(input: &ReaderInput<'_>, labels: &[&str], year: u32) -> Option<Input> {
+/// reads its cell for `year` (the column `occurrence`, see [`read_cell_in`]): rows of the
+/// pages read first, then of the whole document.
+fn find_row(
+    input: &ReaderInput<'_>,
+    labels: &[&str],
+    year: u32,
+    occurrence: usize,
+) -> Option<Input> {
     let lines = input.index.lines();
     let read: Vec<usize> = input
         .pages
@@ -1007,11 +1147,26 @@ fn find_row(input: &ReaderInput<'_>, labels: &[&str], year: u32) -> Option<Input
             if !is_table_row(text) {
                 continue;
             }
-            let lower = text.to_lowercase();
             let label_end = numbers_in(text).first().map_or(0, |n| n.range.start);
-            let label = lower[..label_end]
-                .trim_end_matches(['(', '$', ' ', '-', ':'])
-                .trim();
+            let label = row_label(&text[..label_end]).to_lowercase();
+            // Rows that are not the input itself: a percentage row, equity and
+            // noncontrolling-interest lines.
+            if text.contains('%')
+                || [
+                    "noncontrolling",
+                    "minority",
+                    "and stockholders",
+                    "and shareholders",
+                    "change in",
+                    "changes in",
+                    "(increase)",
+                    "increase)",
+                ]
+                .iter()
+                .any(|w| label.contains(w))
+            {
+                continue;
+            }
             if !label.starts_with(wanted) || label.len() > wanted.len() + 40 {
                 continue;
             }
@@ -1019,15 +1174,12 @@ fn find_row(input: &ReaderInput<'_>, labels: &[&str], year: u32) -> Option<Input
             let Some(header) = snippet.header.clone() else {
                 continue;
             };
-            let Some(cell) = read_cell(text, &header, year) else {
+            let Some(cell) = read_cell_in(text, &header, year, occurrence) else {
                 continue;
             };
             return Some(Input {
                 snippet,
-                label: text[..label_end]
-                    .trim_end_matches(['(', '$', ' '])
-                    .trim()
-                    .to_string(),
+                label: row_label(&text[..label_end]).to_string(),
                 written: cell.text,
                 value: cell.value,
             });
@@ -1037,8 +1189,8 @@ fn find_row(input: &ReaderInput<'_>, labels: &[&str], year: u32) -> Option<Input
 }
 
 /// Ratios named by the question, computed for each of its years (or the first column's).
-fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis) -> Vec<Candidate> {
-    let lower = query.question.to_lowercase();
+fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) -> Vec<Candidate> {
+    let lower = part.to_lowercase();
     let Some(formula) = FORMULAS
         .iter()
         .find(|f| f.names.iter().any(|n| lower.contains(n)))
@@ -1051,12 +1203,13 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis) -> Vec<Candi
         let (a, b) = (years[0].min(years[1]), years[0].max(years[1]));
         years = (a..=b).collect();
     }
+    let occurrence = period_occurrence(&query.question);
     let mut results: Vec<(u32, f64, String, Vec<Snippet>)> = Vec::new();
     for &year in &years {
-        let Some(num) = find_row(input, formula.numerator, year) else {
+        let Some(num) = find_row(input, formula.numerator, year, occurrence) else {
             continue;
         };
-        let Some(den) = find_row(input, formula.denominator, year) else {
+        let Some(den) = find_row(input, formula.denominator, year, occurrence) else {
             continue;
         };
         if den.value == 0.0 {
@@ -1065,7 +1218,7 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis) -> Vec<Candi
         let minus = if formula.minus.is_empty() {
             None
         } else {
-            match find_row(input, formula.minus, year) {
+            match find_row(input, formula.minus, year, occurrence) {
                 Some(m) => Some(m),
                 None => continue,
             }

@@ -71,7 +71,7 @@ static VOTE: LazyLock<Regex> =
 
 static ORGANISATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"\b(?:[A-Z][A-Za-z0-9&.'’-]*,?\s+(?:(?:of|and|the|de|&)\s+)?){0,6}(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|LLC|L\.L\.C\.|Ltd\.?|Limited|L\.P\.|LP|LLP|PLC|plc|N\.A\.|Trust|Bank|GmbH|S\.A\.|AG|Holdings|Pharmaceuticals|Foundation|Trust|Authority|Agency|Administration|Commission|Department|District|Court|University|Hospital|INC\.?|CORPORATION|CORP\.?|COMPANY|LLC|LIMITED|LTD\.?|TRUST)(?:\s*\([^)]{2,40}\))?",
+        r"\b(?:[A-Z][A-Za-z0-9&.'’-]*,?\s+(?:(?:of|and|the|de|&)\s+)?){0,6}(?:Inc\b\.?|Incorporated\b|Corporation\b|Corp\b\.?|Company\b|Co\.|LLC\b|L\.L\.C\.|Ltd\b\.?|Limited\b|L\.P\.|LP\b|LLP\b|PLC\b|plc\b|N\.A\.|Trust\b|Bank\b|GmbH\b|S\.A\.|AG\b|Holdings\b|Pharmaceuticals\b|Foundation\b|Authority\b|Agency\b|Administration\b|Commission\b|Department\b|District\b|Court\b|University\b|Hospital\b|INC\b\.?|CORPORATION\b|CORP\b\.?|COMPANY\b|LIMITED\b|LTD\b\.?|TRUST\b)(?:\s*\([^)]{2,40}\))?",
     )
 });
 
@@ -215,27 +215,21 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
             }
         }
+        AnswerType::Count if count_noun == Some("vote") => add(&VOTE),
         AnswerType::Count => {
-            let mut votes = false;
-            for m in VOTE.find_iter(sentence) {
-                found.push(m.range());
-                votes = true;
-            }
-            if !votes {
-                for m in COUNT.find_iter(sentence) {
-                    let noun_follows = count_noun.is_none_or(|noun| {
-                        sentence[m.end()..]
-                            .split_whitespace()
-                            .take(3)
-                            .any(|w| w.to_lowercase().starts_with(noun))
-                    });
-                    let is_year = m.as_str().len() == 4
-                        && m.as_str()
-                            .parse::<u32>()
-                            .is_ok_and(|y| (1950..=2100).contains(&y));
-                    if noun_follows && !is_year {
-                        found.push(m.range());
-                    }
+            for m in COUNT.find_iter(sentence) {
+                let noun_follows = count_noun.is_none_or(|noun| {
+                    sentence[m.end()..]
+                        .split_whitespace()
+                        .take(3)
+                        .any(|w| w.to_lowercase().starts_with(noun))
+                });
+                let is_year = m.as_str().len() == 4
+                    && m.as_str()
+                        .parse::<u32>()
+                        .is_ok_and(|y| (1950..=2100).contains(&y));
+                if noun_follows && !is_year {
+                    found.push(m.range());
                 }
             }
         }
@@ -270,32 +264,15 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
 }
 
 /// The defining sentence's span for `term`: `"Term" means …`, `Term shall mean …`, `Term is
-/// defined as …`, `Term: …` at the start; the whole sentence from the term on.
+/// defined as …`, `Term: …`; the sentence from the term (or its opening quote) on.
 #[must_use]
 pub fn definition(sentence: &str, term: &str) -> Option<Range<usize>> {
-    let lower = sentence.to_lowercase();
-    let term = term.to_lowercase();
-    let at = lower.find(&term)?;
-    let after = lower[at + term.len()..].trim_start_matches(['"', '”', '’', '\'', ' ', ')']);
-    let defines = [
-        "means",
-        "shall mean",
-        "mean ",
-        "is defined as",
-        "refers to",
-        "shall have the meaning",
-        "has the meaning",
-        "includes",
-        ":",
-    ]
-    .iter()
-    .any(|w| after.starts_with(w));
-    let start = lower[..at]
-        .chars()
-        .next_back()
-        .filter(|c| matches!(c, '"' | '“' | '\''))
-        .map_or(at, |c| at - c.len_utf8());
-    defines.then_some(start..sentence.len())
+    let pattern = format!(
+        r#"(?i)["“']?{}["”'’]?\)?\s*(?:means|shall mean|mean\b|is defined as|refers to|shall have the meaning|has the meaning|includes|:)"#,
+        regex::escape(term.trim())
+    );
+    let re = Regex::new(&pattern).ok()?;
+    re.find(sentence).map(|m| m.start()..sentence.len())
 }
 
 #[cfg(test)]
@@ -375,6 +352,19 @@ mod tests {
     }
 
     #[test]
+    fn legal_suffixes_are_whole_words() {
+        assert!(spans(
+            AnswerType::Party,
+            "Net Income rose; see the LICENSE AGREEMENT."
+        )
+        .is_empty());
+        assert_eq!(
+            spans(AnswerType::Party, "Acme Bank and Bankruptcy"),
+            ["Acme Bank"]
+        );
+    }
+
+    #[test]
     fn parties_people_places_references() {
         assert_eq!(
             spans(AnswerType::Party, "by and between Reynolds Group Holdings Limited and Reynolds Consumer Products Inc."),
@@ -416,5 +406,11 @@ mod tests {
         let s = "“Affiliate” means any entity controlling a Party.";
         assert_eq!(&s[definition(s, "Affiliate").unwrap()], s);
         assert_eq!(definition("The Affiliate shall pay.", "Affiliate"), None);
+        // Offsets are the sentence's own, whatever lowercasing does to its length.
+        let s = "İİ “Business Day” means a day.";
+        assert_eq!(
+            &s[definition(s, "Business Day").unwrap()],
+            "“Business Day” means a day."
+        );
     }
 }

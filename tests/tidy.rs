@@ -1,0 +1,159 @@
+//! Architecture rules that run: every crate's `Cargo.toml` is read and its dependencies
+//! checked against the layers of ARCHITECTURE.md (a crate depends only on crates of lower
+//! layers), the crates that alone may link MuPDF, llama.cpp and petgraph or open sockets, and
+//! the CLI's one engine dependency.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Each workspace crate and its layer (ARCHITECTURE.md, "Layers").
+const LAYERS: &[(&str, u8)] = &[
+    ("nanoindex-core", 0),
+    ("nanoindex-pdf", 1),
+    ("nanoindex-tree", 1),
+    ("nanoindex-graph", 1),
+    ("nanoindex-llm", 1),
+    ("nanoindex-llm-llamacpp", 2),
+    ("nanoindex-llm-candle", 2),
+    ("nanoindex-llm-http", 2),
+    ("nanoindex-embed", 2),
+    ("nanoindex-retrieve", 2),
+    ("nanoindex", 3),
+    ("nanoindex-cli", 4),
+];
+
+/// External crates only one workspace crate may depend on, and why.
+const EXCLUSIVE: &[(&str, &str, &str)] = &[
+    ("mupdf", "nanoindex-pdf", "only the PDF crate links MuPDF"),
+    (
+        "llama-cpp-2",
+        "nanoindex-llm-llamacpp",
+        "only the llama.cpp crate links llama.cpp",
+    ),
+    (
+        "petgraph",
+        "nanoindex-graph",
+        "only the graph crate names petgraph",
+    ),
+    (
+        "ureq",
+        "nanoindex-llm-http",
+        "only the HTTP backend opens connections",
+    ),
+    (
+        "hf-hub",
+        "nanoindex",
+        "only `models pull` downloads, behind the engine's `pull` feature",
+    ),
+];
+
+/// `[dependencies]` of every crate under `crates/`: crate name → (dependency → optional).
+fn manifests() -> BTreeMap<String, BTreeMap<String, bool>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(&root).expect("crates/ lists") {
+        let path = entry.expect("entry").path().join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).expect("Cargo.toml reads");
+        let manifest: toml::Table = text
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = manifest["package"]["name"]
+            .as_str()
+            .expect("package name")
+            .to_string();
+        let deps = manifest
+            .get("dependencies")
+            .and_then(toml::Value::as_table)
+            .map(|t| {
+                t.iter()
+                    .map(|(k, v)| {
+                        let optional = v
+                            .get("optional")
+                            .and_then(toml::Value::as_bool)
+                            .unwrap_or(false);
+                        (k.clone(), optional)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.insert(name, deps);
+    }
+    out
+}
+
+fn layer(name: &str) -> Option<u8> {
+    LAYERS.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
+}
+
+#[test]
+fn every_crate_has_a_layer_and_depends_only_on_lower_layers() {
+    let mut broken = Vec::new();
+    for (name, deps) in manifests() {
+        let Some(own) = layer(&name) else {
+            broken.push(format!(
+                "{name} has no layer in tests/tidy.rs and ARCHITECTURE.md"
+            ));
+            continue;
+        };
+        for dep in deps.keys().filter(|d| d.starts_with("nanoindex")) {
+            match layer(dep) {
+                Some(l) if l < own => {}
+                _ => broken.push(format!(
+                    "{name} (L{own}) depends on {dep} (not a lower layer)"
+                )),
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+#[test]
+fn native_libraries_and_network_crates_have_one_home() {
+    let manifests = manifests();
+    let mut broken = Vec::new();
+    for (external, home, why) in EXCLUSIVE {
+        for (name, deps) in &manifests {
+            if deps.contains_key(*external) && name != home {
+                broken.push(format!("{name} depends on {external}: {why}"));
+            }
+        }
+    }
+    // The engine's download code is optional: `--no-default-features` builds without it.
+    assert_eq!(
+        manifests["nanoindex"].get("hf-hub"),
+        Some(&true),
+        "hf-hub must be optional"
+    );
+    // Retrieval is pure computation: no PDF, model or network crate.
+    for dep in manifests["nanoindex-retrieve"].keys() {
+        if [
+            "mupdf",
+            "ureq",
+            "hf-hub",
+            "llama-cpp-2",
+            "candle-core",
+            "rusqlite",
+        ]
+        .contains(&dep.as_str())
+        {
+            broken.push(format!(
+                "nanoindex-retrieve depends on {dep}: retrieval does no I/O"
+            ));
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
+
+#[test]
+fn the_cli_depends_only_on_the_engine() {
+    let manifests = manifests();
+    let internal: Vec<&String> = manifests["nanoindex-cli"]
+        .keys()
+        .filter(|d| d.starts_with("nanoindex"))
+        .collect();
+    assert_eq!(
+        internal,
+        ["nanoindex"],
+        "the CLI is parse → one engine call → render"
+    );
+}
