@@ -30,7 +30,7 @@
 pub mod answer_type;
 pub mod phrase;
 pub mod reader;
-mod spans;
+pub mod spans;
 pub mod verify;
 
 use std::collections::{BTreeSet, HashSet};
@@ -1012,7 +1012,10 @@ impl Session<'_> {
                     // question's: a reading, not a span, so the answer is partial and shows its
                     // quote; a weaker match is quoted without a yes or no.
                     let sentence = if best.coverage >= YES_NO_COVERAGE {
-                        let yes = is_negated(&best.quote) == is_negated(&part.question);
+                        let terms: BTreeSet<String> =
+                            tokenize(&part.question).into_iter().collect();
+                        let yes = negates_terms(&best.quote, &terms)
+                            == negates_terms(&part.question, &terms);
                         format!(
                             "{} — page {} says: \"{}\"",
                             if yes { "Yes" } else { "No" },
@@ -1283,6 +1286,29 @@ fn is_negated(text: &str) -> bool {
     })
 }
 
+/// Whether a negation word stands within three words before one of `terms` in `text` ("does
+/// not pre-empt", "no financial incentives"): the statement about the question's own words
+/// is negated, not some other clause.
+fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let negation = (NEGATIONS.contains(&w.as_str()) || w.ends_with("n't"))
+            && !(w == "no"
+                && words
+                    .get(i + 1)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit())));
+        negation
+            && words[i + 1..]
+                .iter()
+                .take(3)
+                .any(|next| tokenize(next).iter().any(|t| terms.contains(t)))
+    })
+}
+
 /// Words that reverse a statement.
 const NEGATIONS: &[&str] = &[
     "not", "no", "never", "neither", "nor", "none", "cannot", "without",
@@ -1321,9 +1347,7 @@ fn supporting<'c>(
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect();
-        let negated = words
-            .iter()
-            .any(|w| NEGATIONS.contains(&w.as_str()) || w.ends_with("n't"));
+        let negated = is_negated(text);
         let prefixed = words
             .iter()
             .filter(|w| {

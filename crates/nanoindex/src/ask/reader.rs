@@ -133,30 +133,27 @@ pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
         .collect()
 }
 
-/// Characters of the document's opening text whose words name the document.
-const OPENING_CHARS: usize = 400;
+/// Longest first line of a document taken as its title.
+const TITLE_CHARS: usize = 80;
 
 /// Weight of a question term that names the document rather than the fact asked for.
 const NAMING_WEIGHT: f32 = 0.25;
 
-/// Terms that name the document: the words of its file name and of its opening text (the
-/// first [`OPENING_CHARS`] characters of its first page: title, parties, filer). Questions
-/// name the document ("under the Reynolds transition services agreement", "Apple's"), while
-/// the sentence that answers rarely repeats it.
+/// Terms that name the document: the words of its file name and of its title (the first
+/// line of its first page, when short). Questions name the document ("under the Reynolds
+/// transition services agreement", "Apple's"), while the sentence that answers rarely
+/// repeats it.
 fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
     let mut out: HashSet<String> = tokenize(&input.doc_name.replace(['-', '_'], " "))
         .into_iter()
         .collect();
     let first_page = input.index.lines().first().map_or(1, |l| l.page_no);
-    let mut opening = String::new();
-    for &id in input.index.page_line_ids(first_page) {
-        if opening.len() > OPENING_CHARS {
-            break;
+    if let Some(&id) = input.index.page_line_ids(first_page).first() {
+        let title = &input.index.lines()[id].text;
+        if title.len() <= TITLE_CHARS {
+            out.extend(tokenize(title));
         }
-        opening.push_str(&input.index.lines()[id].text);
-        opening.push(' ');
     }
-    out.extend(tokenize(&opening));
     out
 }
 
@@ -258,8 +255,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     break;
                 }
                 // A word broken at the line end ("termi-" / "nation") is joined.
-                if !text.is_empty()
-                    && !(text.ends_with('-') && l.text.starts_with(char::is_lowercase))
+                if !(text.is_empty()
+                    || text.ends_with('-') && l.text.starts_with(char::is_lowercase))
                 {
                     text.push(' ');
                 }
@@ -524,12 +521,30 @@ fn span_candidates(
         .collect();
     let asked_whole = normalise_value(part);
     let mut out = Vec::new();
+    let figures = matches!(
+        kind,
+        AnswerType::Amount | AnswerType::Percentage | AnswerType::Count
+    );
+    // A governing-law question is answered by a sentence about law, not by any place named.
+    let lower_part = part.to_lowercase();
+    let needs_law = kind == AnswerType::Place
+        && (lower_part.contains("law") || lower_part.contains("govern"));
     for unit in units {
-        if unit.row {
+        // Table rows give figures through their cells; a "row" with a date or a name (a
+        // line ending in a year) is read as a sentence.
+        if unit.row && figures {
             continue;
         }
         let cov = coverage(weights, &unit.terms);
         if cov <= 0.0 {
+            continue;
+        }
+        if needs_law
+            && !unit
+                .terms
+                .iter()
+                .any(|t| t.starts_with("law") || t.starts_with("govern"))
+        {
             continue;
         }
         let rank = page_rank(input, unit.page_no);
@@ -865,14 +880,15 @@ fn cell_candidates(
         "end",
         "fiscal",
     ];
+    let is_label_word = |t: &String| !NOT_LABEL.contains(&t.as_str()) && t.parse::<f64>().is_err();
     let label_weights: Vec<(String, f32)> = weights
         .iter()
-        .filter(|(t, _)| !NOT_LABEL.contains(&t.as_str()) && t.parse::<f64>().is_err())
-        .map(|(t, w)| {
-            let own = query.terms.contains(t);
-            (t.clone(), if own { *w } else { 2.0 * w })
-        })
+        .filter(|(t, _)| is_label_word(t) && query.terms.contains(t))
+        .cloned()
         .collect();
+    // The metric's line-item words ("purchases of property, plant and equipment" for capital
+    // expenditure) are alternatives to the question's words, not words it must all have.
+    let expansions: HashSet<&String> = query.expansions.iter().collect();
     for unit in units.iter().filter(|u| u.row) {
         let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
             continue;
@@ -882,7 +898,12 @@ fn cell_candidates(
             continue;
         }
         let label_terms = tokenize(&label);
-        let cov = coverage(&label_weights, &label_terms);
+        let expansion_share = label_terms
+            .iter()
+            .filter(|t| expansions.contains(t))
+            .count() as f32
+            / label_terms.len().max(1) as f32;
+        let cov = coverage(&label_weights, &label_terms).max(0.8 * expansion_share);
         if cov <= 0.0 {
             continue;
         }
@@ -890,7 +911,7 @@ fn cell_candidates(
         // income (expense), net" for "net income").
         let precision = label_terms
             .iter()
-            .filter(|t| label_weights.iter().any(|(w, _)| w == *t))
+            .filter(|t| label_weights.iter().any(|(w, _)| w == *t) || expansions.contains(t))
             .count() as f32
             / label_terms.len().max(1) as f32;
         let header = input.index.snippet(unit.first, 0.0).header;
