@@ -136,7 +136,15 @@ fn teacher_forced_margins(path: &std::path::Path, requantize: bool, max_tokens: 
     assert_eq!(reference.render_prompt(&request).unwrap(), prompt);
     let expected = reference.generate(&request, quiet).unwrap();
     assert!(!expected.tokens.is_empty(), "llama.cpp generated nothing");
+    // The prompt as generation evaluates it: with the beginning-of-sequence token when the
+    // model adds one (Gemma 3 does, SmolLM2 does not).
     let mut context = ours.tokenize(&prompt).unwrap();
+    let tokenizer = ours.tokenizer();
+    if let Some(bos) = tokenizer.bos() {
+        if tokenizer.adds_bos() && context.first() != Some(&bos) {
+            context.insert(0, bos);
+        }
+    }
     let mut margins = Vec::with_capacity(expected.tokens.len());
     for &token in &expected.tokens {
         let logits = ours.next_token_logits(&context).unwrap();

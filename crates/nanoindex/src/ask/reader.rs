@@ -527,8 +527,8 @@ fn span_candidates(
     );
     // A governing-law question is answered by a sentence about law, not by any place named.
     let lower_part = part.to_lowercase();
-    let needs_law = kind == AnswerType::Place
-        && (lower_part.contains("law") || lower_part.contains("govern"));
+    let needs_law =
+        kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
         // line ending in a year) is read as a sentence.

@@ -345,10 +345,19 @@ mod tests {
             .map(|r| &s[r])
             .collect();
         assert_eq!(got, ["982"]);
-        assert_eq!(
-            spans(AnswerType::Count, "The Court affirmed by a 7-2 vote."),
-            ["7-2"]
-        );
+        let s = "The Court affirmed by a 7-2 vote.";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("vote"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["7-2"]);
+        // A range is not a vote when the question counts things.
+        let s = "The member will review 3-5 transcripts of 15 interviews.";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("interview"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["15"]);
     }
 
     #[test]
