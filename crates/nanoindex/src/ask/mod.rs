@@ -1269,43 +1269,44 @@ const CHANGE_WORDS: &[&str] = &[
     "fall",
 ];
 
-/// Whether `text` negates: a negation word (`not`, `no`, `never`, …, `n't`) among its words
-/// (`No.` before a number is a numero, not a negation).
-fn is_negated(text: &str) -> bool {
+/// Lowercase words of `text` (apostrophes kept, `’` as `'`), with whether each is a
+/// negation (`not`, `no`, `never`, …, `n't`; `No.` before a number is a numero).
+fn negation_words(text: &str) -> Vec<(String, bool)> {
     let words: Vec<String> = text
         .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
         .filter(|w| !w.is_empty())
         .map(|w| w.to_lowercase().replace('’', "'"))
         .collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let numero = w == "no"
-            && words
-                .get(i + 1)
-                .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
-        (NEGATIONS.contains(&w.as_str()) && !numero) || w.ends_with("n't")
-    })
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let numero = w == "no"
+                && words
+                    .get(i + 1)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+            let negation = (NEGATIONS.contains(&w.as_str()) && !numero) || w.ends_with("n't");
+            (w.clone(), negation)
+        })
+        .collect()
+}
+
+/// Whether `text` negates: a negation word among its words.
+fn is_negated(text: &str) -> bool {
+    negation_words(text).iter().any(|(_, negation)| *negation)
 }
 
 /// Whether a negation word stands within three words before one of `terms` in `text` ("does
 /// not pre-empt", "no financial incentives"): the statement about the question's own words
 /// is negated, not some other clause.
 fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().replace('’', "'"))
-        .collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let negation = (NEGATIONS.contains(&w.as_str()) || w.ends_with("n't"))
-            && !(w == "no"
-                && words
-                    .get(i + 1)
-                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit())));
-        negation
+    let words = negation_words(text);
+    words.iter().enumerate().any(|(i, (_, negation))| {
+        *negation
             && words[i + 1..]
                 .iter()
                 .take(3)
-                .any(|next| tokenize(next).iter().any(|t| terms.contains(t)))
+                .any(|(next, _)| tokenize(next).iter().any(|t| terms.contains(t)))
     })
 }
 
