@@ -3,9 +3,10 @@
 //!
 //! Boxes are [`BoundingBox`]es: 1-based page, fractions 0–1 of the page as displayed (after
 //! rotation), origin top-left. A quote that MuPDF cannot find as one phrase (a table row
-//! whose cells are separate text runs) is searched piece by piece — its words and its
-//! figures — and is found only when every piece is found on the page, each piece taken
-//! nearest to the previous one.
+//! whose cells are separate text runs, a word hyphenated at a line end) is searched piece by
+//! piece — runs of words, split further when not found, and each figure — and is found when
+//! every figure, at least four fifths of the words' letters, and half of them in phrases of two
+//! or more words are found on the page, each piece taken nearest to the previous one.
 
 use mupdf::color::AnnotationColor;
 use mupdf::pdf::{PdfAnnotationType, PdfDocument};
@@ -131,9 +132,40 @@ impl QuoteFinder {
             if parts.is_empty() {
                 return None;
             }
-            let candidates: Vec<Vec<Hit>> =
-                parts.iter().map(|p| self.search(&text_page, p)).collect();
-            if candidates.iter().any(Vec::is_empty) {
+            // A run of words not found as one phrase (cells joined across columns, a word
+            // hyphenated at a line end) is searched in halves, down to single words. A figure
+            // must be found; of the words, at most a fifth of the letters may be missing.
+            let mut candidates: Vec<Vec<Hit>> = Vec::new();
+            let (mut missed, mut total, mut in_phrases) = (0usize, 0usize, 0usize);
+            let mut stack: Vec<String> = parts.into_iter().rev().collect();
+            while let Some(piece) = stack.pop() {
+                let letters = piece.chars().filter(|c| c.is_alphanumeric()).count();
+                let hits = self.search(&text_page, &piece);
+                if !hits.is_empty() {
+                    total += letters;
+                    if piece.contains(' ') {
+                        in_phrases += letters;
+                    }
+                    candidates.push(hits);
+                    continue;
+                }
+                let words: Vec<&str> = piece.split(' ').collect();
+                if words.len() > 1 {
+                    let (a, b) = words.split_at(words.len() / 2);
+                    stack.push(b.join(" "));
+                    stack.push(a.join(" "));
+                } else if piece
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || ",.".contains(c))
+                {
+                    return None;
+                } else {
+                    total += letters;
+                    missed += letters;
+                }
+            }
+            // Most of the quote must be found as phrases, not as words scattered on the page.
+            if candidates.is_empty() || missed * 5 > total || in_phrases * 2 < total {
                 return None;
             }
             // Start from each hit of the first piece; take each next piece nearest to the
@@ -349,6 +381,56 @@ mod tests {
         assert!(b.x < 0.13 && b.x + b.width > 0.65, "{b:?}");
         assert_eq!(finder.locate(1, "Purchases of equipment by aliens"), None);
         assert_eq!(finder.locate(2, "Intro text"), None);
+    }
+
+    #[test]
+    fn a_word_hyphenated_at_a_line_end_does_not_hide_the_quote() {
+        let mut pdf = PdfBuilder::new();
+        pdf.page();
+        let page = pdf.last_page();
+        page.text(
+            72.0,
+            100.0,
+            10.0,
+            false,
+            "Therefore, the FAA estimates the average",
+        );
+        page.text(
+            72.0,
+            112.0,
+            10.0,
+            false,
+            "total cost per operator to be $7,650 (90",
+        );
+        page.text(72.0, 124.0, 10.0, false, "work-hours at $85 per work-");
+        page.text(
+            72.0,
+            136.0,
+            10.0,
+            false,
+            "hour). According to the manufacturer, some",
+        );
+        let bytes = pdf.to_bytes();
+        let finder = QuoteFinder::open(&bytes, "h.pdf", None).unwrap();
+        let quote = "Therefore, the FAA estimates the average total cost per operator to be \
+                     $7,650 (90 work-hours at $85 per workhour).";
+        let boxes = finder.locate(1, quote).expect("quote located");
+        // The three lines that hold the found pieces (the joined "workhour" is the part not
+        // found, and stays unboxed).
+        assert_eq!(boxes.len(), 3, "{boxes:?}");
+        assert!(
+            boxes[0].y < 100.0 / 792.0 && boxes[2].y > 112.0 / 792.0,
+            "{boxes:?}"
+        );
+        // A figure that is not on the page is never verified, whatever the words.
+        let wrong = "Therefore, the FAA estimates the average total cost per operator to be \
+                     $7,560 (90 work-hours at $85 per workhour).";
+        assert_eq!(finder.locate(1, wrong), None);
+        // Words scattered over the page are not a quote.
+        assert_eq!(
+            finder.locate(1, "the manufacturer estimates hours per cost"),
+            None
+        );
     }
 
     #[test]

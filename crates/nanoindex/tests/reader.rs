@@ -266,3 +266,184 @@ fn statement_figures_carry_scale_and_ratios_are_computed_from_cited_cells() {
     // (1,990 − 870) / 1,105 = 1.01
     assert!(answer.content.contains("1.01"), "{answer:#?}");
 }
+
+/// A 10-Q: prose that names the period but another figure, and a statement whose columns
+/// are two quarters and two nine-month periods.
+fn quarterly() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(72.0, 100.0, 14.0, true, "Revenue Recognition");
+    page.text(
+        72.0,
+        125.0,
+        9.0,
+        false,
+        "The Company recognized $7.0 billion of revenue in the nine months ended July 1, 2023",
+    );
+    page.text(
+        72.0,
+        137.0,
+        9.0,
+        false,
+        "that was included in deferred revenue as of the three months ended April 1, 2023.",
+    );
+    let page = pdf.page();
+    page.text(
+        72.0,
+        80.0,
+        14.0,
+        true,
+        "Condensed Consolidated Statements of Operations",
+    );
+    page.text(72.0, 100.0, 9.0, false, "(In millions)");
+    page.text(380.0, 120.0, 8.0, true, "Three Months Ended");
+    page.text(490.0, 120.0, 8.0, true, "Nine Months Ended");
+    for (x, t) in [
+        (380.0, "July 1,"),
+        (430.0, "June 25,"),
+        (490.0, "July 1,"),
+        (540.0, "June 25,"),
+    ] {
+        page.text(x, 131.0, 8.0, true, t);
+    }
+    for (x, t) in [
+        (380.0, "2023"),
+        (430.0, "2022"),
+        (490.0, "2023"),
+        (540.0, "2022"),
+    ] {
+        page.text(x, 142.0, 8.0, true, t);
+    }
+    let rows: [(&str, [&str; 4]); 3] = [
+        (
+            "Total net sales",
+            ["81,797", "82,959", "293,787", "304,182"],
+        ),
+        ("Operating income", ["22,998", "23,076", "87,332", "94,543"]),
+        ("Net income", ["19,881", "19,442", "74,039", "79,082"]),
+    ];
+    for (i, (label, cells)) in rows.iter().enumerate() {
+        let y = 160.0 + 12.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in [380.0, 430.0, 490.0, 540.0].iter().zip(cells) {
+            page.text(*x, y, 9.0, false, c);
+        }
+    }
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_quarter_figure_comes_from_the_statement_row_not_from_prose_that_only_shares_the_period() {
+    let (_dir, doc) = prepare(&quarterly(), "q3.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What were total net sales for the three months ended July 1, 2023?",
+    );
+    assert!(answer.content.contains("$81,797 million"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [2]);
+    let answer = ask_reader(
+        &doc,
+        "What was net income for the third quarter of fiscal 2023 (three months ended July 1, 2023)?",
+    );
+    assert!(answer.content.contains("$19,881 million"), "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+}
+
+/// An annual report in thousands: income statement and cash flow statement, three years.
+fn annual_in_thousands() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let statement = |pdf: &mut PdfBuilder, title: &str, rows: &[(&str, [&str; 3])]| {
+        let page = pdf.page();
+        page.text(72.0, 80.0, 14.0, true, title);
+        page.text(72.0, 100.0, 9.0, false, "(in thousands)");
+        for (x, t) in [(380.0, "2015"), (440.0, "2014"), (500.0, "2013")] {
+            page.text(x, 120.0, 9.0, true, t);
+        }
+        for (i, (label, cells)) in rows.iter().enumerate() {
+            let y = 140.0 + 12.0 * i as f32;
+            page.text(72.0, y, 9.0, false, label);
+            for (x, c) in [380.0, 440.0, 500.0].iter().zip(cells) {
+                page.text(*x, y, 9.0, false, c);
+            }
+        }
+    };
+    statement(
+        &mut pdf,
+        "Consolidated Statements of Operations",
+        &[
+            ("Revenues", ["6,779,511", "5,504,656", "4,374,562"]),
+            ("Operating income", ["305,826", "402,648", "228,347"]),
+            ("Net income", ["122,641", "266,799", "112,403"]),
+        ],
+    );
+    statement(
+        &mut pdf,
+        "Consolidated Statements of Cash Flows",
+        &[
+            ("Net income", ["122,641", "266,799", "112,403"]),
+            (
+                "Depreciation and amortization of property, equipment and intangibles",
+                ["62,283", "54,028", "48,374"],
+            ),
+        ],
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn ebitda_margins_and_multi_year_averages_are_computed_from_cited_rows() {
+    let (_dir, doc) = prepare(&annual_in_thousands(), "annual.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What is the FY2015 unadjusted EBITDA % margin? Calculate unadjusted EBITDA using \
+         unadjusted operating income and D&A (from cash flow statement).",
+    );
+    assert_eq!(kind(&answer, 0), "ratio");
+    // (305,826 + 62,283) / 6,779,511 = 5.43%
+    assert!(answer.content.contains("5.4%"), "{answer:#?}");
+    assert!(answer.content.contains("62,283"), "{answer:#?}");
+    let pages: Vec<u32> = answer
+        .citations
+        .iter()
+        .flat_map(|c| c.pages.clone())
+        .collect();
+    assert!(pages.contains(&1) && pages.contains(&2), "{pages:?}");
+
+    let answer = ask_reader(
+        &doc,
+        "What is the FY2013 - FY2015 3 year average net profit margin (as a %)? Round to one \
+         decimal place.",
+    );
+    assert_eq!(kind(&answer, 0), "ratio");
+    // (1.81% + 4.85% + 2.57%) / 3 = 3.1%
+    assert!(answer.content.contains("3.1%"), "{answer:#?}");
+}
+
+#[test]
+fn who_signed_is_read_from_the_signature_block_beyond_the_best_ranked_pages() {
+    // Twelve pages that name the parties and the agreement; the signature block on the last
+    // page shares none of the question's words but the party's name.
+    let mut f = Flow::new();
+    f.heading(16.0, "SUPPLY AGREEMENT");
+    for i in 1..=12 {
+        f.heading(
+            12.0,
+            &format!("Section {i}. Obligations of Northwind and Contoso"),
+        );
+        f.para(&[
+            &format!("Northwind Traders Inc. shall deliver lot {i} to Contoso under this Agreement."),
+            "Contoso shall pay on behalf of its affiliates; Northwind signed purchase orders apply.",
+        ]);
+        f.new_page();
+    }
+    f.para(&["IN WITNESS WHEREOF, the Parties have caused this Agreement to be executed."]);
+    f.line(10.0, true, "NORTHWIND TRADERS INC.");
+    f.line(10.0, false, "By: /s/ Helena Marsh");
+    f.line(10.0, false, "Name: Helena Marsh");
+    f.line(10.0, false, "Title: Chief Executive Officer");
+    let (_dir, doc) = prepare(&f.bytes(), "supply.pdf");
+    let answer = ask_reader(&doc, "Who signed the agreement on behalf of Northwind?");
+    assert_eq!(kind(&answer, 0), "person");
+    assert!(answer.content.contains("Helena Marsh"), "{answer:#?}");
+    assert_eq!(answer.citations.first().map(|c| c.pages.clone()), Some(vec![13]), "{answer:#?}");
+}

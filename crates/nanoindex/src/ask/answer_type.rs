@@ -177,6 +177,19 @@ pub fn classify(question: &str) -> AnswerType {
     ]) {
         return AnswerType::Duration;
     }
+    // A named ratio or margin is computed from statement rows, even when the question asks
+    // for it "as a %".
+    if has(&[
+        "ratio",
+        "gross margin",
+        "operating margin",
+        "net margin",
+        "profit margin",
+        "ebitda margin",
+        "ebitda % margin",
+    ]) {
+        return AnswerType::Ratio;
+    }
     if has(&[
         "what percentage",
         "what percent",
@@ -196,16 +209,6 @@ pub fn classify(question: &str) -> AnswerType {
         "copayment",
     ]) {
         return AnswerType::Percentage;
-    }
-    if has(&[
-        "ratio",
-        "gross margin",
-        "operating margin",
-        "net margin",
-        "profit margin",
-        "ebitda margin",
-    ]) {
-        return AnswerType::Ratio;
     }
     if has(&["how many", "number of", "vote", "votes"]) {
         return AnswerType::Count;

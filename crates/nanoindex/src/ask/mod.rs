@@ -553,8 +553,24 @@ impl Session<'_> {
         Ok(generation.text)
     }
 
+    /// The `n` best-ranked pages; for a question about who signed, the best-ranked
+    /// signature page comes second (its words, "By: /s/ …", rarely match the question's).
     fn top_pages(&self, n: usize) -> Vec<u32> {
-        self.ranking.iter().take(n).map(|h| h.page_no).collect()
+        let mut pages: Vec<u32> = self.ranking.iter().take(n).map(|h| h.page_no).collect();
+        if n > 1 && asks_for_signatory(&self.query.question) {
+            let signed = signature_pages(&self.doc.index);
+            let best = self
+                .ranking
+                .iter()
+                .map(|h| h.page_no)
+                .find(|p| signed.contains(p))
+                .or_else(|| signed.last().copied());
+            if let Some(p) = best.filter(|p| !pages.contains(p)) {
+                pages.truncate(n - 1);
+                pages.insert(1.min(pages.len()), p);
+            }
+        }
+        pages
     }
 
     /// `fast`: read the best pages, let the model pick lines, answer from them.
@@ -1220,6 +1236,40 @@ impl Session<'_> {
         }
         Ok(out)
     }
+}
+
+/// Whether the question asks who signed or executed the document.
+fn asks_for_signatory(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "signed",
+        "signatory",
+        "signatories",
+        "signature",
+        "who signs",
+        "executed",
+        "on behalf of",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
+}
+
+/// Pages (1-based, in order) with a signature block: a `By:` line, an `/s/` conformed
+/// signature, or "IN WITNESS WHEREOF".
+fn signature_pages(index: &RetrievalIndex) -> Vec<u32> {
+    let mut pages: Vec<u32> = index
+        .lines()
+        .iter()
+        .filter(|l| {
+            let t = l.text.trim_start();
+            t.starts_with("By:")
+                || t.contains("/s/")
+                || t.to_uppercase().contains("IN WITNESS WHEREOF")
+        })
+        .map(|l| l.page_no)
+        .collect();
+    pages.dedup();
+    pages
 }
 
 /// The model may choose among the reader's verified candidates: the first candidate whose

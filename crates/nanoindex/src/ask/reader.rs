@@ -17,6 +17,7 @@
 //! ([`MIN_COVERAGE`]); else it is not found, and the answer says so.
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use nanoindex_core::NodeId;
 use nanoindex_retrieve::analysis::{numbers_in, tokenize};
@@ -26,6 +27,25 @@ use serde::Serialize;
 
 use super::answer_type::{self, AnswerType};
 use super::spans;
+
+/// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
+/// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive".
+/// Retrieval keeps its own terms; stems are only compared within the reader.
+#[must_use]
+pub fn stem(term: &str) -> String {
+    static STEMMER: LazyLock<rust_stemmers::Stemmer> =
+        LazyLock::new(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    if term.starts_with(|c: char| c.is_ascii_digit()) {
+        return term.to_string();
+    }
+    STEMMER.stem(term).into_owned()
+}
+
+/// The stems of `text`'s index terms, in order.
+#[must_use]
+pub fn stems(text: &str) -> Vec<String> {
+    tokenize(text).iter().map(|t| stem(t)).collect()
+}
 
 /// Least IDF-weighted share of a part's question terms that the answering sentence (or table
 /// row label) must hold; below it the part is not found.
@@ -94,6 +114,25 @@ struct Unit {
     node_id: NodeId,
     row: bool,
     terms: Vec<String>,
+    /// The stems of the sentence before it in the same paragraph (empty for rows and first
+    /// sentences): the topic a sentence continues ("We evaluated … using SunSpider, the
+    /// benchmark suite. SunSpider consists of 26 … programs.").
+    context: Vec<String>,
+}
+
+/// Share of a sentence's coverage that the sentence before it can lend.
+const CONTEXT_WEIGHT: f32 = 0.8;
+
+/// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
+/// with the preceding sentence's, whichever is higher.
+fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
+    let own = coverage(weights, &unit.terms);
+    if unit.context.is_empty() {
+        return own;
+    }
+    let mut both = unit.terms.clone();
+    both.extend(unit.context.iter().cloned());
+    own.max(CONTEXT_WEIGHT * coverage(weights, &both))
 }
 
 /// What the reader needs of the document and the retrieval run.
@@ -144,14 +183,14 @@ const NAMING_WEIGHT: f32 = 0.25;
 /// transition services agreement", "Apple's"), while the sentence that answers rarely
 /// repeats it.
 fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
-    let mut out: HashSet<String> = tokenize(&input.doc_name.replace(['-', '_'], " "))
+    let mut out: HashSet<String> = stems(&input.doc_name.replace(['-', '_'], " "))
         .into_iter()
         .collect();
     let first_page = input.index.lines().first().map_or(1, |l| l.page_no);
     if let Some(&id) = input.index.page_line_ids(first_page).first() {
         let title = &input.index.lines()[id].text;
         if title.len() <= TITLE_CHARS {
-            out.extend(tokenize(title));
+            out.extend(stems(title));
         }
     }
     out
@@ -236,7 +275,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     page_no: page,
                     node_id,
                     row: true,
-                    terms: input.index.line_terms(id).to_vec(),
+                    terms: input.index.line_terms(id).iter().map(|t| stem(t)).collect(),
+                    context: Vec::new(),
                 });
                 i += 1;
                 continue;
@@ -271,10 +311,17 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     .find(|(s, _)| *s <= offset)
                     .map_or(ids[i], |(_, id)| *id)
             };
+            let mut previous: Vec<String> = Vec::new();
             for range in sentences(&text) {
                 let sentence = text[range.clone()].trim();
                 if sentence.len() < 3 {
                     continue;
+                }
+                let mut terms = stems(sentence);
+                // A signature block ("By: /s/ Jane Roe") is where a party signed, executed,
+                // on its behalf, whatever words the block itself uses.
+                if sentence.contains("/s/") || sentence.contains("By:") {
+                    terms.extend(["sign", "signatori", "execut", "behalf"].map(String::from));
                 }
                 out.push(Unit {
                     text: sentence.to_string(),
@@ -283,7 +330,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     page_no: page,
                     node_id: node_id.clone(),
                     row: false,
-                    terms: tokenize(sentence),
+                    terms: terms.clone(),
+                    context: std::mem::replace(&mut previous, terms),
                 });
             }
             i = j.max(i + 1);
@@ -355,19 +403,71 @@ fn term_weights(
         if t.parse::<u32>().is_ok_and(|y| (1950..=2100).contains(&y)) || asks.contains(t.as_str()) {
             continue;
         }
-        let naming_factor = if naming.contains(t) {
+        let s = stem(t);
+        let naming_factor = if naming.contains(&s) {
             NAMING_WEIGHT
         } else {
             1.0
         };
-        out.push((t.clone(), naming_factor * index.idf(t).max(0.1)));
+        let w = naming_factor * index.idf(t).max(0.1);
+        match out.iter_mut().find(|(o, _)| *o == s) {
+            Some(existing) => existing.1 = existing.1.max(w),
+            None => out.push((s, w)),
+        }
     }
     for t in &query.expansions {
-        if !out.iter().any(|(o, _)| o == t) {
-            out.push((t.clone(), 0.5 * index.idf(t).max(0.1)));
+        let s = stem(t);
+        if !out.iter().any(|(o, _)| *o == s) {
+            out.push((s, 0.5 * index.idf(t).max(0.1)));
         }
     }
     out
+}
+
+/// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"):
+/// they choose a column or a sentence's period, never a row label or the metric.
+const PERIOD_WORDS: &[&str] = &[
+    "three",
+    "six",
+    "nine",
+    "twelve",
+    "months",
+    "weeks",
+    "quarter",
+    "ended",
+    "ending",
+    "period",
+    "fiscal",
+    "year",
+    "annual",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "ytd",
+];
+
+/// Whether `term` (a stem) names a period (a [`PERIOD_WORDS`] stem, `fy2023`) or is a number.
+fn is_period_term(term: &str) -> bool {
+    static STEMS: LazyLock<HashSet<String>> =
+        LazyLock::new(|| PERIOD_WORDS.iter().map(|w| stem(w)).collect());
+    STEMS.contains(term) || term.parse::<f64>().is_ok() || term.starts_with("fy")
 }
 
 /// IDF-weighted share of the weighted terms present in `terms`.
@@ -391,7 +491,7 @@ fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<u
     let mut pos = 0;
     for word in sentence.split_whitespace() {
         let at = sentence[pos..].find(word).map_or(pos, |i| pos + i);
-        words.push((at, tokenize(word)));
+        words.push((at, stems(word)));
         pos = at + word.len();
     }
     let span_word = words
@@ -527,6 +627,31 @@ fn span_candidates(
     );
     // A governing-law question is answered by a sentence about law, not by any place named.
     let lower_part = part.to_lowercase();
+    // A figure's sentence must name the metric, not only the period: the question's terms
+    // without its period words ("total net sales" of "… for the three months ended July 1").
+    let metric_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !is_period_term(t))
+        .cloned()
+        .collect();
+    // A date the question names ("on August 21, 2023", "as of June 30") constrains which
+    // sentence answers: one that states it gains, one that states only other dates loses.
+    let asked_dates: Vec<String> = if kind == AnswerType::Date {
+        Vec::new()
+    } else {
+        spans::find(AnswerType::Date, part, None)
+            .into_iter()
+            .map(|r| normalise_value(&part[r]))
+            .filter(|d| d.chars().any(char::is_alphabetic) || d.len() >= 6)
+            .collect()
+    };
+    // "By how much does the bonus increase": a change may be a percentage.
+    let change_by_percent = kind == AnswerType::Amount
+        && [
+            "increase", "decrease", "grow", "rise", "fall", "reduce", "change",
+        ]
+        .iter()
+        .any(|w| lower_part.contains(w));
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     for unit in units {
@@ -535,7 +660,7 @@ fn span_candidates(
         if unit.row && figures {
             continue;
         }
-        let cov = coverage(weights, &unit.terms);
+        let cov = unit_coverage(weights, unit);
         if cov <= 0.0 {
             continue;
         }
@@ -549,6 +674,30 @@ fn span_candidates(
         }
         let rank = page_rank(input, unit.page_no);
         let mut found = spans::find(kind, &unit.text, noun.as_deref());
+        if change_by_percent {
+            found.extend(spans::find(AnswerType::Percentage, &unit.text, None));
+        }
+        let date_fit = if asked_dates.is_empty() {
+            0.0
+        } else {
+            let dates: Vec<String> = spans::find(AnswerType::Date, &unit.text, None)
+                .into_iter()
+                .map(|r| normalise_value(&unit.text[r]))
+                .collect();
+            if dates.iter().any(|d| asked_dates.contains(d)) {
+                0.1
+            } else if dates.is_empty() {
+                0.0
+            } else {
+                -0.05
+            }
+        };
+        // For a figure, half the sentence's coverage is the metric's own.
+        let matched = if figures && !metric_weights.is_empty() {
+            0.5 * cov + 0.5 * unit_coverage(&metric_weights, unit)
+        } else {
+            cov
+        };
         // "Who are the parties": every party the sentence names, as one value.
         if kind == AnswerType::Party && found.len() >= 2 && part.to_lowercase().contains("parties")
         {
@@ -585,9 +734,16 @@ fn span_candidates(
             }
             let prox = proximity(weights, &unit.text, &span);
             let defines = names_defined_term(weights, &unit.text, &span);
-            let cov = if defines { cov.max(MIN_COVERAGE) } else { cov };
-            let mut score =
-                0.6 * cov + 0.25 * prox + 0.15 * rank + if defines { 0.25 } else { 0.0 };
+            let (cov, matched) = if defines {
+                (cov.max(MIN_COVERAGE), matched.max(MIN_COVERAGE))
+            } else {
+                (cov, matched)
+            };
+            let mut score = 0.6 * matched
+                + 0.25 * prox
+                + 0.15 * rank
+                + date_fit
+                + if defines { 0.25 } else { 0.0 };
             if !query.years.is_empty()
                 && matches!(
                     kind,
@@ -641,7 +797,7 @@ fn names_defined_term(
         let Some(m) = c.get(1) else { return false };
         let near = m.start() <= span.end + DEFINED_TERM_REACH
             && span.start <= m.end() + DEFINED_TERM_REACH;
-        let terms = tokenize(m.as_str());
+        let terms = stems(m.as_str());
         // A full-weight question term (not one naming the document, not an expansion).
         let strongest = weights.iter().map(|(_, w)| *w).fold(0.0_f32, f32::max);
         near && weights
@@ -826,12 +982,32 @@ fn row_label(before_first_figure: &str) -> &str {
         .trim()
 }
 
-/// Whether the page states money (`$`, `dollars`, `USD`).
+/// Whether a statement's figures on `page` are dollars: the page states dollars (`$`,
+/// `dollars`, `USD`), or it names no other currency and the document's dollar lines
+/// outnumber its lines in other currencies (a statement whose rows carry no `$` in a filing
+/// that does elsewhere).
 fn page_has_dollars(index: &RetrievalIndex, page: u32) -> bool {
-    index.page_line_ids(page).iter().any(|&i| {
-        let t = &index.lines()[i].text;
-        t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD")
-    })
+    let dollars = |t: &str| t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD");
+    let other = |t: &str| {
+        ["€", "£", "₹", "INR", "Rs.", "EUR", "GBP", "rupees", "euros"]
+            .iter()
+            .any(|c| t.contains(c))
+    };
+    let on_page = index.page_line_ids(page).iter().map(|&i| index.lines()[i].text.as_str());
+    let (mut page_dollars, mut page_other) = (false, false);
+    for t in on_page {
+        page_dollars |= dollars(t);
+        page_other |= other(t);
+    }
+    if page_dollars || page_other {
+        return page_dollars;
+    }
+    let (mut d, mut o) = (0usize, 0usize);
+    for l in index.lines() {
+        d += usize::from(dollars(&l.text));
+        o += usize::from(other(&l.text));
+    }
+    d > o
 }
 
 /// A figure with its currency and scale: `$1,577 million`; the written cell's sign is kept
@@ -880,15 +1056,23 @@ fn cell_candidates(
         "end",
         "fiscal",
     ];
-    let is_label_word = |t: &String| !NOT_LABEL.contains(&t.as_str()) && t.parse::<f64>().is_err();
+    let not_label: HashSet<String> = NOT_LABEL.iter().map(|w| stem(w)).collect();
+    let own_terms: HashSet<String> = query.terms.iter().map(|t| stem(t)).collect();
     let label_weights: Vec<(String, f32)> = weights
         .iter()
-        .filter(|(t, _)| is_label_word(t) && query.terms.contains(t))
+        .filter(|(t, _)| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t))
         .cloned()
         .collect();
     // The metric's line-item words ("purchases of property, plant and equipment" for capital
-    // expenditure) are alternatives to the question's words, not words it must all have.
-    let expansions: HashSet<&String> = query.expansions.iter().collect();
+    // expenditure) are alternatives to the question's words, not words it must all have;
+    // words of every line item ("net", "total", "other") say nothing of which one.
+    const GENERIC: &[&str] = &["net", "total", "other", "and", "of", "less", "gross"];
+    let expansions: HashSet<String> = query
+        .expansions
+        .iter()
+        .map(|t| stem(t))
+        .filter(|t| !GENERIC.contains(&t.as_str()))
+        .collect();
     for unit in units.iter().filter(|u| u.row) {
         let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
             continue;
@@ -897,10 +1081,10 @@ fn cell_candidates(
         if !label.chars().any(char::is_alphabetic) {
             continue;
         }
-        let label_terms = tokenize(&label);
+        let label_terms = stems(&label);
         let expansion_share = label_terms
             .iter()
-            .filter(|t| expansions.contains(t))
+            .filter(|t| expansions.contains(*t))
             .count() as f32
             / label_terms.len().max(1) as f32;
         let cov = coverage(&label_weights, &label_terms).max(0.8 * expansion_share);
@@ -911,7 +1095,7 @@ fn cell_candidates(
         // income (expense), net" for "net income").
         let precision = label_terms
             .iter()
-            .filter(|t| label_weights.iter().any(|(w, _)| w == *t) || expansions.contains(t))
+            .filter(|t| label_weights.iter().any(|(w, _)| w == *t) || expansions.contains(*t))
             .count() as f32
             / label_terms.len().max(1) as f32;
         let header = input.index.snippet(unit.first, 0.0).header;
@@ -1054,11 +1238,12 @@ fn group_thousands(number: &str) -> String {
 
 /// Ratios the reader computes: name in the question, numerator and denominator row labels
 /// (each a list of label beginnings, lowercase), the numerator's subtrahend when it is a
-/// difference, and whether the result is a percentage.
+/// difference, its addends when it is a sum (EBITDA), and whether the result is a percentage.
 struct Formula {
     names: &'static [&'static str],
     numerator: &'static [&'static str],
     minus: &'static [&'static str],
+    plus: &'static [&'static str],
     denominator: &'static [&'static str],
     percent: bool,
 }
@@ -1076,11 +1261,35 @@ const REVENUE: &[&str] = &[
     "sales",
 ];
 
+const OPERATING_INCOME: &[&str] = &[
+    "operating income",
+    "income from operations",
+    "operating profit",
+    "earnings from operations",
+    "total operating income",
+];
+
 const FORMULAS: &[Formula] = &[
+    Formula {
+        // EBITDA (unadjusted) = operating income + depreciation and amortization (the cash
+        // flow statement's add-back), as a share of revenue.
+        names: &["ebitda margin", "ebitda % margin"],
+        numerator: OPERATING_INCOME,
+        minus: &[],
+        plus: &[
+            "depreciation and amortization",
+            "depreciation, depletion and amortization",
+            "depreciation, amortization",
+            "depreciation",
+        ],
+        denominator: REVENUE,
+        percent: true,
+    },
     Formula {
         names: &["current ratio"],
         numerator: &["total current assets"],
         minus: &[],
+        plus: &[],
         denominator: &["total current liabilities"],
         percent: false,
     },
@@ -1093,6 +1302,7 @@ const FORMULAS: &[Formula] = &[
             "merchandise inventories",
             "inventory",
         ],
+        plus: &[],
         denominator: &["total current liabilities"],
         percent: false,
     },
@@ -1101,19 +1311,15 @@ const FORMULAS: &[Formula] = &[
         numerator: &["gross profit", "gross margin"],
         // (a "gross margin %" row is skipped: rows with a percentage are not inputs)
         minus: &[],
+        plus: &[],
         denominator: REVENUE,
         percent: true,
     },
     Formula {
         names: &["operating margin", "operating profit margin"],
-        numerator: &[
-            "operating income",
-            "income from operations",
-            "operating profit",
-            "earnings from operations",
-            "total operating income",
-        ],
+        numerator: OPERATING_INCOME,
         minus: &[],
+        plus: &[],
         denominator: REVENUE,
         percent: true,
     },
@@ -1126,6 +1332,7 @@ const FORMULAS: &[Formula] = &[
         ],
         numerator: &["net income", "net earnings", "net income attributable"],
         minus: &[],
+        plus: &[],
         denominator: REVENUE,
         percent: true,
     },
@@ -1133,6 +1340,7 @@ const FORMULAS: &[Formula] = &[
         names: &["debt to equity", "debt-to-equity"],
         numerator: &["total liabilities"],
         minus: &[],
+        plus: &[],
         denominator: &["total equity", "total shareholders", "total stockholders"],
         percent: false,
     },
@@ -1236,23 +1444,36 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
         if den.value == 0.0 {
             continue;
         }
-        let minus = if formula.minus.is_empty() {
-            None
-        } else {
+        // The numerator's subtrahend or addend, when the formula has one: (row, sign).
+        let adjust = if !formula.minus.is_empty() {
             match find_row(input, formula.minus, year, occurrence) {
-                Some(m) => Some(m),
+                Some(m) => Some((m, -1.0)),
                 None => continue,
             }
+        } else if !formula.plus.is_empty() {
+            match find_row(input, formula.plus, year, occurrence) {
+                Some(p) => Some((p, 1.0)),
+                None => continue,
+            }
+        } else {
+            None
         };
-        let top = num.value - minus.as_ref().map_or(0.0, |m| m.value);
+        let top = num.value
+            + adjust
+                .as_ref()
+                .map_or(0.0, |(a, sign)| sign * a.value.abs());
         let mut ratio = top / den.value;
         if formula.percent {
             ratio *= 100.0;
         }
-        let numerator_text = match &minus {
-            Some(m) => format!(
-                "({} {} − {} {})",
-                num.label, num.written, m.label, m.written
+        let numerator_text = match &adjust {
+            Some((a, sign)) => format!(
+                "({} {} {} {} {})",
+                num.label,
+                num.written,
+                if *sign < 0.0 { "−" } else { "+" },
+                a.label,
+                a.written
             ),
             None => format!("{} {}", num.label, num.written),
         };
@@ -1268,7 +1489,7 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
             if formula.percent { " × 100" } else { "" }
         );
         let mut cite = vec![num.snippet];
-        cite.extend(minus.map(|m| m.snippet));
+        cite.extend(adjust.map(|(a, _)| a.snippet));
         cite.push(den.snippet);
         results.push((year, ratio, formula_text, cite));
     }

@@ -81,6 +81,8 @@ static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"\b(?:Chief\s+Justice|Justice|Judge|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+[A-Z][A-Za-z.'’-]+){0,2}",
         ),
         compile(r"\b(?:CHIEF\s+JUSTICE|JUSTICE|JUDGE)\s+[A-Z][A-Z'’-]+"),
+        // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
+        compile(r"\b[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge|J\.)"),
         compile(
             r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit)",
         ),
@@ -209,7 +211,7 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                         .next()
                         .is_none_or(|c| !c.is_alphanumeric());
                     if boundary {
-                        found.push(start..end);
+                        found.push(with_city(sentence, start)..end);
                     }
                     from = end;
                 }
@@ -218,12 +220,15 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         AnswerType::Count if count_noun == Some("vote") => add(&VOTE),
         AnswerType::Count => {
             for m in COUNT.find_iter(sentence) {
-                let noun_follows = count_noun.is_none_or(|noun| {
-                    sentence[m.end()..]
-                        .split_whitespace()
-                        .take(3)
-                        .any(|w| w.to_lowercase().starts_with(noun))
-                });
+                // A number inside a reference or a figure ("§ 14-306.4", "v2.4") counts nothing.
+                let inside = sentence[..m.start()]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| ".-–/§".contains(c) || c.is_alphanumeric());
+                if inside {
+                    continue;
+                }
+                let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
                 let is_year = m.as_str().len() == 4
                     && m.as_str()
                         .parse::<u32>()
@@ -261,6 +266,62 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         }
     }
     out
+}
+
+/// Where a place's span starts when a city names it first ("Dublin, Ireland", "Basking
+/// Ridge, New Jersey"): the one to three capitalised words before ", " and the place.
+fn with_city(sentence: &str, place_start: usize) -> usize {
+    static CITY: LazyLock<Regex> =
+        LazyLock::new(|| compile(r"(?:^|[\s(])((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+),\s*$"));
+    CITY.captures(&sentence[..place_start])
+        .and_then(|c| c.get(1))
+        .filter(|city| !["The", "State", "Commonwealth", "Laws", "Law"].contains(&city.as_str()))
+        .map_or(place_start, |city| city.start())
+}
+
+/// Words after a count that may stand between it and its noun ("26 short-running (less
+/// than 250ms) JavaScript programs").
+const COUNT_REACH: usize = 8;
+
+/// Whether the count `m` counts `noun` (a stem): the noun follows within [`COUNT_REACH`]
+/// words with no other number between ("3-5 transcripts of 15 interviews" counts interviews
+/// with 15, not 3), or it stands just before the number, as in a form's field ("Number of
+/// participants 15").
+fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
+    let is_noun = |w: &str| {
+        w.trim_start_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+            .starts_with(noun)
+    };
+    let is_number = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || ",.()-–—:;".contains(c))
+    };
+    let after: Vec<&str> = sentence[m.end()..].split_whitespace().collect();
+    for (i, w) in after.iter().take(COUNT_REACH).enumerate() {
+        if is_noun(w) {
+            // A noun that labels the next number ("6+ Number of participants 15") is that
+            // number's.
+            return !after.get(i + 1).is_some_and(|n| is_number(n));
+        }
+        if is_number(w) {
+            break;
+        }
+    }
+    // Before the number only as a field label: "Number of participants 15", "Sites: 6".
+    let before: Vec<&str> = sentence[..m.start()]
+        .split_whitespace()
+        .rev()
+        .take(3)
+        .collect();
+    match before.as_slice() {
+        [label, ..] if label.ends_with(':') && is_noun(label) => true,
+        [label, of, number, ..] => {
+            is_noun(label) && of.eq_ignore_ascii_case("of") && number.eq_ignore_ascii_case("number")
+        }
+        _ => false,
+    }
 }
 
 /// The defining sentence's span for `term`: `"Term" means …`, `Term shall mean …`, `Term is
@@ -358,6 +419,24 @@ mod tests {
             .map(|r| &s[r])
             .collect();
         assert_eq!(got, ["15"]);
+        // The noun may stand several words after the count, or just before it in a form.
+        let s = "SunSpider consists of 26 short-running (less than 250ms, average 26ms) JavaScript programs.";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("program"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["26"]);
+        let s = "Number of Study Sites 6+ Number of participants 15, with plans to expand in increments of 3";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("participant"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["15"]);
+        // A model name is not a count, nor is a number inside a statute reference.
+        let s = "higher net sales of iPhone 14 Pro models";
+        assert!(find(AnswerType::Count, s, Some("iphone")).is_empty());
+        let s = "criminalized by N.C.G.S. § 14-306.4 (2021), which prohibits the operation of sweepstakes";
+        assert!(find(AnswerType::Count, s, Some("sweepstake")).is_empty());
     }
 
     #[test]
@@ -387,6 +466,20 @@ mod tests {
             ["JUSTICE SOTOMAYOR"]
         );
         assert_eq!(spans(AnswerType::Person, "Name: Jane Roe"), ["Jane Roe"]);
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "amici curiae. HUDSON, Justice. ¶ 1 Gift Surplus sued"
+            ),
+            ["HUDSON"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Place,
+                "PLDI’09, June 15–20, 2009, Dublin, Ireland."
+            ),
+            ["Dublin, Ireland"]
+        );
         assert_eq!(
             spans(
                 AnswerType::Person,
