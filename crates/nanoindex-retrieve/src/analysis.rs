@@ -97,6 +97,23 @@ pub fn scan_number(chars: &[char], start: usize) -> usize {
     i
 }
 
+/// English month names, lowercase, January first: the one list for dates, periods and
+/// entity checks.
+pub const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 /// Splits `text` into index terms (lowercase, NFKC), in order, stop words removed.
 ///
 /// Words are runs of letters/digits joined by `&` or `'` inside the word (`pp&e`, `sg&a`);

@@ -47,10 +47,13 @@ fn statements() -> Vec<u8> {
     page.text(72.0, 110.0, 9.0, false, "(Dollars in millions)");
     page.text(380.0, 125.0, 9.0, false, "2024");
     page.text(450.0, 125.0, 9.0, false, "2023");
-    let rows: [(&str, &str, &str); 6] = [
+    let rows: [(&str, &str, &str); 8] = [
         ("Cash and cash equivalents", "412", "388"),
         ("Inventories", "905", "870"),
         ("Total current assets", "2,140", "1,990"),
+        // Gross, then net: "net PP&E" is the second.
+        ("Property, plant and equipment", "5,020", "4,760"),
+        ("Less: accumulated depreciation", "(1,710)", "(1,640)"),
         ("Property, plant and equipment, net", "3,310", "3,120"),
         ("Total current liabilities", "1,070", "1,105"),
         ("Total equity", "2,460", "2,300"),
@@ -445,5 +448,9 @@ fn who_signed_is_read_from_the_signature_block_beyond_the_best_ranked_pages() {
     let answer = ask_reader(&doc, "Who signed the agreement on behalf of Northwind?");
     assert_eq!(kind(&answer, 0), "person");
     assert!(answer.content.contains("Helena Marsh"), "{answer:#?}");
-    assert_eq!(answer.citations.first().map(|c| c.pages.clone()), Some(vec![13]), "{answer:#?}");
+    assert_eq!(
+        answer.citations.first().map(|c| c.pages.clone()),
+        Some(vec![13]),
+        "{answer:#?}"
+    );
 }

@@ -20,9 +20,11 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use nanoindex_core::NodeId;
-use nanoindex_retrieve::analysis::{numbers_in, tokenize};
+use nanoindex_retrieve::analysis::{numbers_in, tokenize, MONTHS};
 use nanoindex_retrieve::table::read_cell_in;
-use nanoindex_retrieve::{is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet};
+use nanoindex_retrieve::{
+    is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement,
+};
 use serde::Serialize;
 
 use super::answer_type::{self, AnswerType};
@@ -118,6 +120,34 @@ struct Unit {
     /// sentences): the topic a sentence continues ("We evaluated … using SunSpider, the
     /// benchmark suite. SunSpider consists of 26 … programs.").
     context: Vec<String>,
+}
+
+/// Stems a sentence stands for without writing them, by the conventions of legal documents:
+/// a signature block ("By: /s/ Jane Roe") is where a party signed or executed on its behalf;
+/// "a unanimous Court" or "7-2" is a vote; an opinion's byline ("HUDSON, Justice.") or
+/// "delivered the opinion" names who wrote it.
+fn implied_terms(sentence: &str) -> Vec<String> {
+    static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge)\.?$|delivered the opinion",
+        )
+        .expect("pattern")
+    });
+    static VOTE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bunanimous|\b\d\s*[-–]\s*\d\s+(?:vote|decision|majority)")
+            .expect("pattern")
+    });
+    let mut out: Vec<&str> = Vec::new();
+    if sentence.contains("/s/") || sentence.contains("By:") {
+        out.extend(["sign", "signatori", "execut", "behalf"]);
+    }
+    if VOTE.is_match(sentence) {
+        out.push("vote");
+    }
+    if BYLINE.is_match(sentence.trim()) {
+        out.extend(["wrote", "author", "opinion"]);
+    }
+    out.into_iter().map(String::from).collect()
 }
 
 /// Share of a sentence's coverage that the sentence before it can lend.
@@ -318,11 +348,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     continue;
                 }
                 let mut terms = stems(sentence);
-                // A signature block ("By: /s/ Jane Roe") is where a party signed, executed,
-                // on its behalf, whatever words the block itself uses.
-                if sentence.contains("/s/") || sentence.contains("By:") {
-                    terms.extend(["sign", "signatori", "execut", "behalf"].map(String::from));
-                }
+                terms.extend(implied_terms(sentence));
                 out.push(Unit {
                     text: sentence.to_string(),
                     first: line_at(range.start),
@@ -424,49 +450,24 @@ fn term_weights(
     out
 }
 
-/// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"):
+/// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"),
+/// besides the month names:
 /// they choose a column or a sentence's period, never a row label or the metric.
 const PERIOD_WORDS: &[&str] = &[
-    "three",
-    "six",
-    "nine",
-    "twelve",
-    "months",
-    "weeks",
-    "quarter",
-    "ended",
-    "ending",
-    "period",
-    "fiscal",
-    "year",
-    "annual",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "q1",
-    "q2",
-    "q3",
-    "q4",
+    "three", "six", "nine", "twelve", "months", "weeks", "quarter", "ended", "ending", "period",
+    "fiscal", "year", "annual", "first", "second", "third", "fourth", "q1", "q2", "q3", "q4",
     "ytd",
 ];
 
 /// Whether `term` (a stem) names a period (a [`PERIOD_WORDS`] stem, `fy2023`) or is a number.
 fn is_period_term(term: &str) -> bool {
-    static STEMS: LazyLock<HashSet<String>> =
-        LazyLock::new(|| PERIOD_WORDS.iter().map(|w| stem(w)).collect());
+    static STEMS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+        PERIOD_WORDS
+            .iter()
+            .chain(&MONTHS)
+            .map(|w| stem(w))
+            .collect()
+    });
     STEMS.contains(term) || term.parse::<f64>().is_ok() || term.starts_with("fy")
 }
 
@@ -656,8 +657,9 @@ fn span_candidates(
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
-        // line ending in a year) is read as a sentence.
-        if unit.row && figures {
+        // line ending in a year) is read as a sentence, and so is a form's field for a count
+        // of a named thing ("Number of participants 15, with plans to expand …").
+        if unit.row && figures && noun.is_none() {
             continue;
         }
         let cov = unit_coverage(weights, unit);
@@ -692,9 +694,10 @@ fn span_candidates(
                 -0.05
             }
         };
-        // For a figure, half the sentence's coverage is the metric's own.
+        // For a figure, half the sentence's coverage is the metric's own, in the figure's own
+        // sentence.
         let matched = if figures && !metric_weights.is_empty() {
-            0.5 * cov + 0.5 * unit_coverage(&metric_weights, unit)
+            0.5 * cov + 0.5 * coverage(&metric_weights, &unit.terms)
         } else {
             cov
         };
@@ -722,6 +725,16 @@ fn span_candidates(
             });
             found.clear();
         }
+        if needs_law {
+            // The place the law is of ("the laws of the State of New York"), not an address
+            // beside a "Governing Law" heading.
+            found.retain(|r| {
+                let before = &unit.text[..r.start];
+                let from = before.char_indices().rev().nth(60).map_or(0, |(i, _)| i);
+                let window = before[from..].to_lowercase();
+                window.contains("law") || window.contains("govern")
+            });
+        }
         for span in found {
             let value = unit.text[span.clone()].trim().to_string();
             let norm = normalise_value(&value);
@@ -744,6 +757,10 @@ fn span_candidates(
                 + 0.15 * rank
                 + date_fit
                 + if defines { 0.25 } else { 0.0 };
+            // A figure the question asks to read from a statement is a cell, not prose.
+            if figures && query.statement.is_some() {
+                score -= 0.2;
+            }
             if !query.years.is_empty()
                 && matches!(
                     kind,
@@ -987,13 +1004,17 @@ fn row_label(before_first_figure: &str) -> &str {
 /// outnumber its lines in other currencies (a statement whose rows carry no `$` in a filing
 /// that does elsewhere).
 fn page_has_dollars(index: &RetrievalIndex, page: u32) -> bool {
-    let dollars = |t: &str| t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD");
+    let dollars =
+        |t: &str| t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD");
     let other = |t: &str| {
         ["€", "£", "₹", "INR", "Rs.", "EUR", "GBP", "rupees", "euros"]
             .iter()
             .any(|c| t.contains(c))
     };
-    let on_page = index.page_line_ids(page).iter().map(|&i| index.lines()[i].text.as_str());
+    let on_page = index
+        .page_line_ids(page)
+        .iter()
+        .map(|&i| index.lines()[i].text.as_str());
     let (mut page_dollars, mut page_other) = (false, false);
     for t in on_page {
         page_dollars |= dollars(t);
@@ -1082,12 +1103,24 @@ fn cell_candidates(
             continue;
         }
         let label_terms = stems(&label);
+        // The share of the label's specific words that spell the metric ("property, plant
+        // and equipment" of "Property, plant and equipment — net"), and the question's own
+        // words in it ("net"), which tell two such rows apart.
+        let specific = label_terms
+            .iter()
+            .filter(|t| !GENERIC.contains(&t.as_str()))
+            .count();
         let expansion_share = label_terms
             .iter()
             .filter(|t| expansions.contains(*t))
             .count() as f32
-            / label_terms.len().max(1) as f32;
-        let cov = coverage(&label_weights, &label_terms).max(0.8 * expansion_share);
+            / specific.max(1) as f32;
+        let own = coverage(&label_weights, &label_terms);
+        let cov = if expansion_share > 0.0 {
+            own.max(0.8 * expansion_share + 0.2 * own)
+        } else {
+            own
+        };
         if cov <= 0.0 {
             continue;
         }
@@ -1149,12 +1182,34 @@ fn cell_candidates(
         if let Some(converted) = converted(&query.question, cell.value.abs(), scale) {
             value.push_str(&format!(" ({converted})"));
         }
-        let statement = query
-            .statement
-            .is_some_and(|st| input.index.is_statement_page(unit.page_no, st));
+        // The statement the question names; else any primary statement, where a line item's
+        // authoritative figure stands (not a note's or a segment's breakdown).
+        let statement = match query.statement {
+            Some(st) => {
+                if input.index.is_statement_page(unit.page_no, st) {
+                    0.2
+                } else {
+                    0.0
+                }
+            }
+            None => {
+                let primary = [
+                    Statement::Income,
+                    Statement::BalanceSheet,
+                    Statement::CashFlows,
+                ]
+                .into_iter()
+                .any(|st| input.index.is_statement_page(unit.page_no, st));
+                if primary {
+                    0.1
+                } else {
+                    0.0
+                }
+            }
+        };
         let score = 0.6 * cov * (0.5 + 0.5 * precision)
             + 0.15 * page_rank(input, unit.page_no)
-            + if statement { 0.2 } else { 0.0 }
+            + statement
             + if query.years.contains(&year) {
                 0.1
             } else {
@@ -1330,7 +1385,14 @@ const FORMULAS: &[Formula] = &[
             "profit margin",
             "net income margin",
         ],
-        numerator: &["net income", "net earnings", "net income attributable"],
+        numerator: &[
+            "net income",
+            "net earnings",
+            "net income attributable",
+            "net earnings attributable",
+            "net income from continuing",
+            "net earnings from continuing",
+        ],
         minus: &[],
         plus: &[],
         denominator: REVENUE,
@@ -1370,7 +1432,13 @@ fn find_row(
         .flat_map(|&p| input.index.page_line_ids(p).iter().copied())
         .collect();
     let all = 0..lines.len();
-    for wanted in labels {
+    // The label itself first ("Net earnings"), then labels that begin with it; a line item
+    // "from continuing operations" only when asked for.
+    for (wanted, exact) in labels
+        .iter()
+        .map(|w| (w, true))
+        .chain(labels.iter().map(|w| (w, false)))
+    {
         for id in read.iter().copied().chain(all.clone()) {
             let text = lines[id].text.trim();
             if !is_table_row(text) {
@@ -1396,7 +1464,14 @@ fn find_row(
             {
                 continue;
             }
-            if !label.starts_with(wanted) || label.len() > wanted.len() + 40 {
+            let fits = if exact {
+                label.trim_end_matches([':', ' ']) == *wanted
+            } else {
+                label.starts_with(wanted)
+                    && label.len() <= wanted.len() + 40
+                    && (!label.contains("continuing operations") || wanted.contains("continuing"))
+            };
+            if !fits {
                 continue;
             }
             let snippet = input.index.snippet(id, 0.0);
@@ -1615,5 +1690,22 @@ mod tests {
             defined_term("What does Hospital mean").as_deref(),
             Some("Hospital")
         );
+    }
+
+    #[test]
+    fn stems_match_inflections_and_conventions_imply_terms() {
+        assert_eq!(stems("Filed incentives"), stems("file incentive"));
+        assert!(is_period_term(&stem("months")) && is_period_term("2023"));
+        assert!(!is_period_term(&stem("sales")));
+        assert!(implied_terms("By: /s/ Helena Marsh").contains(&"sign".to_string()));
+        assert_eq!(
+            implied_terms("SOTOMAYOR, J., delivered the opinion for a unanimous Court."),
+            ["vote", "wrote", "author", "opinion"]
+        );
+        assert_eq!(
+            implied_terms("HUDSON, Justice."),
+            ["wrote", "author", "opinion"]
+        );
+        assert!(implied_terms("The Justice Department filed a brief.").is_empty());
     }
 }

@@ -224,24 +224,10 @@ fn plausible(name: &str, kind: &str) -> bool {
         "percentage" => has_digit && (name.contains('%') || lower.contains("percent")),
         "date" => {
             has_digit
-                || [
-                    "january",
-                    "february",
-                    "march",
-                    "april",
-                    "may",
-                    "june",
-                    "july",
-                    "august",
-                    "september",
-                    "october",
-                    "november",
-                    "december",
-                    "quarter",
-                    "fiscal",
-                ]
-                .iter()
-                .any(|m| lower.contains(m))
+                || nanoindex_retrieve::analysis::MONTHS
+                    .iter()
+                    .chain(&["quarter", "fiscal"])
+                    .any(|m| lower.contains(m))
         }
         "person" => {
             !has_digit
