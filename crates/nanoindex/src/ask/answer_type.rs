@@ -236,6 +236,12 @@ pub fn classify(question: &str) -> AnswerType {
             AnswerType::Party
         };
     }
+    // "Which justice wrote …" names one person (the plural asks for a list, read as text).
+    if has(&["which justice", "which judge", "what judge"])
+        && !has(&["which justices", "which judges", "what judges"])
+    {
+        return AnswerType::Person;
+    }
     if has(&["which court", "what court"]) {
         return AnswerType::Party;
     }
@@ -472,6 +478,10 @@ mod tests {
             ("What is the FY2018 current ratio?", AnswerType::Ratio),
             ("How many stores did Best Buy operate?", AnswerType::Count),
             ("What was the vote of the Court?", AnswerType::Count),
+            (
+                "Which justice wrote the opinion of the Court?",
+                AnswerType::Person,
+            ),
             (
                 "Who delivered the opinion of the Court?",
                 AnswerType::Person,

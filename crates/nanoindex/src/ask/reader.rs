@@ -129,7 +129,7 @@ struct Unit {
 fn implied_terms(sentence: &str) -> Vec<String> {
     static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
-            r"^[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge)\.?$|delivered the opinion",
+            r"^[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge)\b|delivered the opinion",
         )
         .expect("pattern")
     });
@@ -1705,6 +1705,10 @@ mod tests {
         assert_eq!(
             implied_terms("HUDSON, Justice."),
             ["wrote", "author", "opinion"]
+        );
+        assert_eq!(
+            implied_terms("HUDSON, Justice. ¶ 1 Gift Surplus sued")[0],
+            "wrote"
         );
         assert!(implied_terms("The Justice Department filed a brief.").is_empty());
     }
