@@ -1094,6 +1094,11 @@ fn cell_candidates(
         .map(|t| stem(t))
         .filter(|t| !GENERIC.contains(&t.as_str()))
         .collect();
+    let wants_total = query
+        .question
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "total");
     for unit in units.iter().filter(|u| u.row) {
         let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
             continue;
@@ -1126,11 +1131,23 @@ fn cell_candidates(
         }
         // A label that says more than the question asks names another line item ("Other
         // income (expense), net" for "net income").
+        // "Total" is no index term (a stop word), yet it tells "Total current liabilities"
+        // from "Current content liabilities": it counts when the question says it.
+        let is_total = |t: &String| t == "total";
         let precision = label_terms
             .iter()
-            .filter(|t| label_weights.iter().any(|(w, _)| w == *t) || expansions.contains(*t))
+            .filter(|t| {
+                label_weights.iter().any(|(w, _)| w == *t)
+                    || expansions.contains(*t)
+                    || (wants_total && is_total(t))
+            })
             .count() as f32
             / label_terms.len().max(1) as f32;
+        let cov = match (wants_total, label_terms.iter().any(is_total)) {
+            (true, false) => 0.85 * cov,
+            (false, true) => 0.95 * cov,
+            _ => cov,
+        };
         let header = input.index.snippet(unit.first, 0.0).header;
         let Some(header) = header else { continue };
         let years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
@@ -1431,15 +1448,18 @@ fn find_row(
         .iter()
         .flat_map(|&p| input.index.page_line_ids(p).iter().copied())
         .collect();
-    let all = 0..lines.len();
-    // The label itself first ("Net earnings"), then labels that begin with it; a line item
-    // "from continuing operations" only when asked for.
-    for (wanted, exact) in labels
-        .iter()
-        .map(|w| (w, true))
-        .chain(labels.iter().map(|w| (w, false)))
-    {
-        for id in read.iter().copied().chain(all.clone()) {
+    let all: Vec<usize> = (0..lines.len()).collect();
+    // The pages read before the rest of the document; in each, the label itself first ("Net
+    // earnings"), then labels that begin with it; a line item "from continuing operations"
+    // only when asked for.
+    let tries = [&read, &all].into_iter().flat_map(|scope| {
+        labels
+            .iter()
+            .map(move |w| (scope, w, true))
+            .chain(labels.iter().map(move |w| (scope, w, false)))
+    });
+    for (scope, wanted, exact) in tries {
+        for id in scope.iter().copied() {
             let text = lines[id].text.trim();
             if !is_table_row(text) {
                 continue;
