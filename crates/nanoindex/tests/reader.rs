@@ -235,7 +235,10 @@ fn statement_figures_carry_scale_and_ratios_are_computed_from_cited_cells() {
         .unwrap()
         .starts_with("Total current assets"));
 
-    let answer = ask_reader(&doc, "What were total current liabilities at year end 2024?");
+    let answer = ask_reader(
+        &doc,
+        "What were total current liabilities at year end 2024?",
+    );
     assert!(answer.content.contains("$1,070 million"), "{answer:#?}");
 
     let answer = ask_reader(

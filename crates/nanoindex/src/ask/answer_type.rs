@@ -199,6 +199,13 @@ pub fn classify(question: &str) -> AnswerType {
         "growth rate",
         "interest rate",
         "tax rate",
+        "fee rate",
+        "royalty rate",
+        "royalty percentage",
+        "commission rate",
+        "at what rate",
+        "what rate",
+        "margin over",
         "% margin",
         "in percent",
         "as a %",
@@ -478,6 +485,14 @@ mod tests {
             ("What is the FY2018 current ratio?", AnswerType::Ratio),
             ("How many stores did Best Buy operate?", AnswerType::Count),
             ("What was the vote of the Court?", AnswerType::Count),
+            (
+                "What is the Servicing Fee Rate in the agreement?",
+                AnswerType::Percentage,
+            ),
+            (
+                "At what rate is interest paid on delayed claims?",
+                AnswerType::Percentage,
+            ),
             (
                 "Which justice wrote the opinion of the Court?",
                 AnswerType::Person,

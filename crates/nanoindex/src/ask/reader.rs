@@ -666,11 +666,13 @@ fn span_candidates(
         if cov <= 0.0 {
             continue;
         }
+        // A governing-law clause governs or construes ("governed by", "construed in
+        // accordance with the laws of"); "organised under the laws of" names no governing law.
         if needs_law
             && !unit
                 .terms
                 .iter()
-                .any(|t| t.starts_with("law") || t.starts_with("govern"))
+                .any(|t| t.starts_with("govern") || t.starts_with("constru"))
         {
             continue;
         }

@@ -41,12 +41,17 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:day|week|month|year|hour)s?\b"
+        r"(?i)\b(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
     ))
 });
 
-static PERCENT: LazyLock<Regex> =
-    LazyLock::new(|| compile(r"(?i)[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)"));
+/// A percentage, with the rate it is counted from when the text names one ("2% above the
+/// bank rate", "3% over the prime rate").
+static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
+    )
+});
 
 static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     let scale = r"(?:\s*(?:million|billion|thousand|trillion|crores?|lakhs?|mn|bn)\b)?";
@@ -194,14 +199,32 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
     };
     match kind {
         AnswerType::Date => DATE.iter().for_each(&mut add),
-        AnswerType::Duration => add(&DURATION),
+        AnswerType::Duration => {
+            // A footnote mark glued to the unit ("61 days1 after") is not part of it.
+            for m in DURATION.find_iter(sentence) {
+                let text = m.as_str();
+                let kept = text.trim_end_matches(|c: char| c.is_ascii_digit());
+                let end = if kept.ends_with(char::is_alphabetic) {
+                    m.start() + kept.len()
+                } else {
+                    m.end()
+                };
+                found.push(m.start()..end);
+            }
+        }
         AnswerType::Percentage => add(&PERCENT),
         AnswerType::Amount => AMOUNT.iter().for_each(&mut add),
         AnswerType::Party => add(&ORGANISATION),
         AnswerType::Person => PERSON.iter().for_each(&mut add),
         AnswerType::Reference => REFERENCE.iter().for_each(&mut add),
         AnswerType::Place => {
-            for place in PLACES {
+            // As written, and in capitals ("THE LAWS OF THE STATE OF NEW YORK").
+            let upper: Vec<String> = PLACES.iter().map(|p| p.to_uppercase()).collect();
+            for place in PLACES
+                .iter()
+                .copied()
+                .chain(upper.iter().map(String::as_str))
+            {
                 let mut from = 0;
                 while let Some(i) = sentence[from..].find(place) {
                     let start = from + i;
@@ -396,6 +419,17 @@ mod tests {
             spans(AnswerType::Percentage, "grew 195% and fell 2.5 percent"),
             ["195%", "2.5 percent"]
         );
+        assert_eq!(
+            spans(AnswerType::Percentage, "at a rate 2% above the bank rate."),
+            ["2% above the bank rate"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "on June 29, 2020—61 days1 after the class"
+            ),
+            ["61 days"]
+        );
     }
 
     #[test]
@@ -493,6 +527,13 @@ mod tests {
                 "governed by the laws of the State of New York, without regard to conflicts"
             ),
             ["New York"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Place,
+                "GOVERNED BY THE LAWS OF THE STATE OF NEW YORK."
+            ),
+            ["NEW YORK"]
         );
         assert_eq!(
             spans(
