@@ -18,7 +18,7 @@ static WHEN_PASSIVE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("pattern")
 });
 static WHO_DID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^who\s+(\w+ed|wrote|signed|delivered|filed|brought|issued|sponsors|represents|represented|leads|led)\s+(.+)$")
+    Regex::new(r"(?i)^(?:who|which\s+(?:justice|judge|party|person|officer|company))\s+(\w+ed|wrote|signed|delivered|filed|brought|issued|sponsors|represents|represented|leads|led)\s+(.+)$")
         .expect("pattern")
 });
 static HOW_MANY: LazyLock<Regex> =
@@ -41,6 +41,10 @@ static PARENTHESES: LazyLock<Regex> =
 /// assert_eq!(
 ///     sentence("Who delivered the opinion of the Court?", "JUSTICE SOTOMAYOR"),
 ///     "JUSTICE SOTOMAYOR delivered the opinion of the Court."
+/// );
+/// assert_eq!(
+///     sentence("Which justice wrote the opinion of the Court?", "HUDSON"),
+///     "HUDSON wrote the opinion of the Court."
 /// );
 /// ```
 #[must_use]

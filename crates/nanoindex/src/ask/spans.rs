@@ -270,6 +270,15 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
             out.push(r);
         }
     }
+    // "(50%)": the opening parenthesis is the text's, not a negative figure's "(2.5)%".
+    if kind == AnswerType::Percentage {
+        for r in &mut out {
+            let text = &sentence[r.clone()];
+            if text.starts_with('(') && !text.contains(')') {
+                r.start += 1;
+            }
+        }
+    }
     // A person pattern with a label ("Name: Jane Roe") or a title after the name ("Jane
     // Roe, M.D.") keeps only the name.
     if kind == AnswerType::Person {
@@ -422,6 +431,13 @@ mod tests {
         assert_eq!(
             spans(AnswerType::Percentage, "at a rate 2% above the bank rate."),
             ["2% above the bank rate"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Percentage,
+                "fifty percent (50%) of Net Sales, (2.5)% lower"
+            ),
+            ["50%", "(2.5)%"]
         );
         assert_eq!(
             spans(
