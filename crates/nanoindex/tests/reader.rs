@@ -89,6 +89,15 @@ fn ask_reader(doc: &AskDocument, question: &str) -> Answer {
     ask(doc, question, &mut model, None, &options, &mut |_| {}).unwrap()
 }
 
+/// Every page the answer's citations name, in order.
+fn cited_pages(answer: &Answer) -> Vec<u32> {
+    answer
+        .citations
+        .iter()
+        .flat_map(|c| c.pages.clone())
+        .collect()
+}
+
 fn kind(answer: &Answer, part: usize) -> String {
     answer.trace.as_ref().unwrap()["reader"][part]["kind"]
         .as_str()
@@ -189,11 +198,7 @@ fn multi_part_questions_answer_each_part_with_its_own_citation() {
     assert_eq!(kind(&answer, 1), "duration");
     assert!(answer.content.contains("$750,000"), "{answer:#?}");
     assert!(answer.content.contains("five (5) years"), "{answer:#?}");
-    let pages: Vec<u32> = answer
-        .citations
-        .iter()
-        .flat_map(|c| c.pages.clone())
-        .collect();
+    let pages = cited_pages(&answer);
     assert!(pages.contains(&1) && pages.contains(&2), "{pages:?}");
 }
 
@@ -413,11 +418,7 @@ fn ebitda_margins_and_multi_year_averages_are_computed_from_cited_rows() {
     // (305,826 + 62,283) / 6,779,511 = 5.43%
     assert!(answer.content.contains("5.4%"), "{answer:#?}");
     assert!(answer.content.contains("62,283"), "{answer:#?}");
-    let pages: Vec<u32> = answer
-        .citations
-        .iter()
-        .flat_map(|c| c.pages.clone())
-        .collect();
+    let pages = cited_pages(&answer);
     assert!(pages.contains(&1) && pages.contains(&2), "{pages:?}");
 
     let answer = ask_reader(
