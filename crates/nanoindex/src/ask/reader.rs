@@ -1717,6 +1717,12 @@ mod tests {
     #[test]
     fn stems_match_inflections_and_conventions_imply_terms() {
         assert_eq!(stems("Filed incentives"), stems("file incentive"));
+        // Any script goes through the English stemmer without harm.
+        let odd = stems("现金流量 الأرباح naïve İstanbul ﬁnance ÉTATS-UNIS 1,577 fy2023");
+        assert!(
+            odd.len() >= 8 && odd.contains(&"1577".to_string()),
+            "{odd:?}"
+        );
         assert!(is_period_term(&stem("months")) && is_period_term("2023"));
         assert!(!is_period_term(&stem("sales")));
         assert!(implied_terms("By: /s/ Helena Marsh").contains(&"sign".to_string()));
