@@ -1254,18 +1254,12 @@ fn asks_for_signatory(question: &str) -> bool {
     .any(|w| q.contains(w))
 }
 
-/// Pages (1-based, in order) with a signature block: a `By:` line, an `/s/` conformed
-/// signature, or "IN WITNESS WHEREOF".
+/// Pages (1-based, in order) with a signature block ([`spans::is_signature_line`]).
 fn signature_pages(index: &RetrievalIndex) -> Vec<u32> {
     let mut pages: Vec<u32> = index
         .lines()
         .iter()
-        .filter(|l| {
-            let t = l.text.trim_start();
-            t.starts_with("By:")
-                || t.contains("/s/")
-                || t.to_uppercase().contains("IN WITNESS WHEREOF")
-        })
+        .filter(|l| spans::is_signature_line(&l.text))
         .map(|l| l.page_no)
         .collect();
     pages.dedup();

@@ -128,17 +128,14 @@ struct Unit {
 /// "delivered the opinion" names who wrote it.
 fn implied_terms(sentence: &str) -> Vec<String> {
     static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
-            r"^[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge)\b|delivered the opinion",
-        )
-        .expect("pattern")
+        regex::Regex::new(&format!("^{}|delivered the opinion", spans::BYLINE)).expect("pattern")
     });
     static VOTE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(r"(?i)\bunanimous|\b\d\s*[-–]\s*\d\s+(?:vote|decision|majority)")
             .expect("pattern")
     });
     let mut out: Vec<&str> = Vec::new();
-    if sentence.contains("/s/") || sentence.contains("By:") {
+    if spans::is_signature_line(sentence) {
         out.extend(["sign", "signatori", "execut", "behalf"]);
     }
     if VOTE.is_match(sentence) {
@@ -160,9 +157,10 @@ fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     if unit.context.is_empty() {
         return own;
     }
-    let mut both = unit.terms.clone();
-    both.extend(unit.context.iter().cloned());
-    own.max(CONTEXT_WEIGHT * coverage(weights, &both))
+    let with_context = coverage_by(weights, |t| {
+        unit.terms.contains(t) || unit.context.contains(t)
+    });
+    own.max(CONTEXT_WEIGHT * with_context)
 }
 
 /// What the reader needs of the document and the retrieval run.
@@ -473,13 +471,18 @@ fn is_period_term(term: &str) -> bool {
 
 /// IDF-weighted share of the weighted terms present in `terms`.
 fn coverage(weights: &[(String, f32)], terms: &[String]) -> f32 {
+    coverage_by(weights, |t| terms.contains(t))
+}
+
+/// IDF-weighted share of the weighted terms for which `present` holds.
+fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> f32 {
     let total: f32 = weights.iter().map(|(_, w)| w).sum();
     if total <= 0.0 {
         return 0.0;
     }
     let found: f32 = weights
         .iter()
-        .filter(|(t, _)| terms.contains(t))
+        .filter(|(t, _)| present(t))
         .map(|(_, w)| w)
         .sum();
     found / total
@@ -1001,34 +1004,37 @@ fn row_label(before_first_figure: &str) -> &str {
         .trim()
 }
 
-/// Whether a statement's figures on `page` are dollars: the page states dollars (`$`,
-/// `dollars`, `USD`), or it names no other currency and the document's dollar lines
-/// outnumber its lines in other currencies (a statement whose rows carry no `$` in a filing
-/// that does elsewhere).
-fn page_has_dollars(index: &RetrievalIndex, page: u32) -> bool {
-    let dollars =
-        |t: &str| t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD");
-    let other = |t: &str| {
-        ["€", "£", "₹", "INR", "Rs.", "EUR", "GBP", "rupees", "euros"]
-            .iter()
-            .any(|c| t.contains(c))
-    };
-    let on_page = index
-        .page_line_ids(page)
+/// Money signs and words: dollars, and the other currencies filings use.
+fn states_dollars(t: &str) -> bool {
+    t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD")
+}
+
+fn states_other_currency(t: &str) -> bool {
+    ["€", "£", "₹", "INR", "Rs.", "EUR", "GBP", "rupees", "euros"]
         .iter()
-        .map(|&i| index.lines()[i].text.as_str());
-    let (mut page_dollars, mut page_other) = (false, false);
-    for t in on_page {
-        page_dollars |= dollars(t);
-        page_other |= other(t);
+        .any(|c| t.contains(c))
+}
+
+/// Whether `page` states dollars (`Some(true)`), only another currency (`Some(false)`), or
+/// no currency at all (`None`).
+fn page_dollars(index: &RetrievalIndex, page: u32) -> Option<bool> {
+    let (mut dollars, mut other) = (false, false);
+    for &i in index.page_line_ids(page) {
+        let t = index.lines()[i].text.as_str();
+        dollars |= states_dollars(t);
+        other |= states_other_currency(t);
     }
-    if page_dollars || page_other {
-        return page_dollars;
-    }
+    (dollars || other).then_some(dollars)
+}
+
+/// Whether the document's dollar lines outnumber its lines in other currencies: the
+/// currency of a statement page that names none (rows without `$` in a filing that has them
+/// elsewhere).
+fn document_dollars(index: &RetrievalIndex) -> bool {
     let (mut d, mut o) = (0usize, 0usize);
     for l in index.lines() {
-        d += usize::from(dollars(&l.text));
-        o += usize::from(other(&l.text));
+        d += usize::from(states_dollars(&l.text));
+        o += usize::from(states_other_currency(&l.text));
     }
     d > o
 }
@@ -1101,6 +1107,8 @@ fn cell_candidates(
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| w == "total");
+    // The document's currency, counted once and only when a page names none.
+    let doc_dollars = std::cell::OnceCell::new();
     for unit in units.iter().filter(|u| u.row) {
         let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
             continue;
@@ -1193,7 +1201,9 @@ fn cell_candidates(
         } else {
             scale_of(input.index, unit.page_no, unit.first)
         };
-        let dollars = !percent && page_has_dollars(input.index, unit.page_no);
+        let dollars = !percent
+            && page_dollars(input.index, unit.page_no)
+                .unwrap_or_else(|| *doc_dollars.get_or_init(|| document_dollars(input.index)));
         let mut value = format_figure(&cell.text, dollars, scale, percent);
         if percent && !value.ends_with('%') {
             value.push('%');

@@ -80,6 +80,21 @@ static ORGANISATION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// An opinion's byline: the author's name in capitals, then the office ("HUDSON, Justice.",
+/// "NEWBY, Chief Justice.", "SOTOMAYOR, J.").
+pub const BYLINE: &str = r"[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge|J\.)";
+
+/// Whether `line` is part of a signature block: a `By:` line, an `/s/` conformed signature,
+/// or "IN WITNESS WHEREOF".
+#[must_use]
+pub fn is_signature_line(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("By:")
+        || t.contains(" By:")
+        || t.contains("/s/")
+        || t.to_uppercase().contains("IN WITNESS WHEREOF")
+}
+
 static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     vec![
         compile(
@@ -87,7 +102,7 @@ static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         ),
         compile(r"\b(?:CHIEF\s+JUSTICE|JUSTICE|JUDGE)\s+[A-Z][A-Z'’-]+"),
         // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
-        compile(r"\b[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge|J\.)"),
+        compile(&format!(r"\b{BYLINE}")),
         compile(
             r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit)",
         ),
