@@ -20,33 +20,48 @@ fn io_err(path: &Path, source: std::io::Error) -> CoreError {
 }
 
 fn write_json<T: Serialize>(value: &T, path: &Path, what: &'static str) -> Result<(), CoreError> {
-    let bytes = serde_json::to_vec_pretty(value).map_err(|source| CoreError::Json {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|source| CoreError::Json {
         path: path.to_path_buf(),
         what,
         source,
     })?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes).map_err(|e| io_err(path, e))
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory (named by
+/// process and thread, so concurrent writers never share one), synced, then renamed over
+/// `path`; parent directories are created. A crash leaves the old file or the new one, never
+/// half a file. The one atomic write of the workspace.
+///
+/// # Errors
+/// The I/O error of creating the directory, writing, syncing or renaming (the temporary
+/// file is removed).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    fs::create_dir_all(dir)?;
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".to_string());
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(
+        ".{file_name}.{}.{:?}.tmp",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     let result = (|| {
         let mut file = fs::File::create(&tmp)?;
-        file.write_all(&bytes)?;
-        file.write_all(b"\n")?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         fs::rename(&tmp, path)
     })();
-    if let Err(e) = result {
+    if result.is_err() {
         let _ = fs::remove_file(&tmp);
-        return Err(io_err(path, e));
     }
-    Ok(())
+    result
 }
 
 fn read_json<T: DeserializeOwned>(path: &Path, what: &'static str) -> Result<T, CoreError> {

@@ -1,19 +1,17 @@
-//! Opening a GGUF file for candle: the header is checked first, then candle's reader parses
+//! Opening a GGUF file for candle: the header is checked first
+//! ([`nanoindex_llm::gguf::check_header`]), then candle's reader parses
 //! the metadata and tensor directory, and every tensor's bytes are checked to lie inside the
 //! file, so that a file of the wrong kind or a truncated download gets a clear error before
 //! any weight is read.
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use candle_core::quantized::{gguf_file, QTensor};
 use candle_core::Device;
 use nanoindex_llm::LlmError;
-
-/// The four bytes every GGUF file starts with.
-const MAGIC: &[u8; 4] = b"GGUF";
 
 /// A GGUF file opened for reading: its parsed metadata and tensor directory, and the open
 /// file that tensors are read from.
@@ -52,60 +50,10 @@ impl ModelFile {
             path: path.to_path_buf(),
             source,
         };
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Err(LlmError::ModelNotFound {
-                    path: path.to_path_buf(),
-                })
-            }
-            Err(source) => return Err(io(source)),
-        };
-        let metadata = file.metadata().map_err(io)?;
-        if metadata.is_dir() {
-            return Err(invalid(path, "it is a directory".into()));
-        }
-        let file_len = metadata.len();
+        nanoindex_llm::gguf::check_header(path)?;
+        let file = File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
         let mut reader = BufReader::new(file);
-        let mut head = [0_u8; 8];
-        let mut filled = 0;
-        while filled < head.len() {
-            match reader.read(&mut head[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(source) => return Err(io(source)),
-            }
-        }
-        if filled < 4 || &head[..4] != MAGIC {
-            let found: String = head[..filled.min(4)]
-                .iter()
-                .map(|b| {
-                    if b.is_ascii_graphic() {
-                        char::from(*b)
-                    } else {
-                        '.'
-                    }
-                })
-                .collect();
-            return Err(invalid(
-                path,
-                format!("it does not start with `GGUF` (found `{found}`)"),
-            ));
-        }
-        if filled < 8 {
-            return Err(invalid(
-                path,
-                "the file is truncated inside its header".into(),
-            ));
-        }
-        let version = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
-        if !(2..=3).contains(&version) {
-            return Err(invalid(
-                path,
-                format!("unsupported GGUF version `{version}` (expected 2 or 3)"),
-            ));
-        }
-        std::io::Seek::rewind(&mut reader).map_err(io)?;
         // candle's reader bounds every length by the file size; the unwind guard turns any
         // panic it might still hit on hostile input (such as a zero alignment) into an error.
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

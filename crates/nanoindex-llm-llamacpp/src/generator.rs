@@ -103,7 +103,7 @@ impl LlamaCppGenerator {
     /// of an architecture it does not know), [`LlmError::InvalidRequest`] for a bad thread
     /// count.
     pub fn load(path: &Path, config: LlamaCppConfig) -> Result<Self> {
-        crate::gguf::check_header(path)?;
+        nanoindex_llm::gguf::check_header(path)?;
         let n_threads = nanoindex_llm::thread_count(config.n_threads)?;
         let backend = backend()?;
         let load_error = |reason: String| LlmError::Load {

@@ -19,7 +19,6 @@
 //! offload all layers ([`LlamaCppConfig::n_gpu_layers`]); neither is tested here.
 
 mod generator;
-mod gguf;
 
 pub use generator::{LlamaCppConfig, LlamaCppGenerator};
-pub use gguf::{check_header, GgufHeader};
+pub use nanoindex_llm::gguf::{check_header, GgufHeader};

@@ -8,6 +8,7 @@
 
 mod error;
 mod generate;
+pub mod gguf;
 mod models;
 mod scripted;
 mod spec;

@@ -218,7 +218,7 @@ fn trailing_year(word: &str) -> Option<String> {
     let year: String = digits.chars().rev().collect();
     year.parse::<u32>()
         .ok()
-        .filter(|y| (1900..=2100).contains(y))
+        .filter(|&y| is_year(y))
         .map(|_| year)
 }
 
@@ -243,6 +243,28 @@ pub struct NumberMention {
     pub percent: bool,
     /// Byte range of the number in the text (without sign, parentheses or `%`).
     pub range: std::ops::Range<usize>,
+}
+
+impl NumberMention {
+    /// Whether the figure reads as a year: a whole number, not a percentage, whose absolute
+    /// value is in [`YEARS`] (`2023`, `(2023)`; not `1,990.5` or `2023%`).
+    #[must_use]
+    pub fn is_year(&self) -> bool {
+        self.decimals == 0
+            && !self.percent
+            && self.value.fract() == 0.0
+            && is_year(self.value.abs() as u32)
+    }
+}
+
+/// The years figures are read as: a whole number from 1950 to 2100 is a year (a column
+/// header, a period, a date), not an amount. The one definition for retrieval and the reader.
+pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
+
+/// Whether `y` is in [`YEARS`].
+#[must_use]
+pub fn is_year(y: u32) -> bool {
+    YEARS.contains(&y)
 }
 
 /// Numbers in `text` in order: `1,577`, `(1,577)` (negative), `-3.5`, `22.4%`, `$12.6`.

@@ -555,9 +555,7 @@ impl RetrievalIndex {
     #[must_use]
     pub fn snippet(&self, line: usize, score: f32) -> Snippet {
         let l = &self.lines[line];
-        let has_figure = numbers_in(&l.text)
-            .iter()
-            .any(|n| n.decimals > 0 || !(1950.0..=2100.0).contains(&n.value.abs()));
+        let has_figure = numbers_in(&l.text).iter().any(|n| !n.is_year());
         let header = if has_figure {
             self.header_above(line)
         } else {
@@ -621,19 +619,18 @@ impl RetrievalIndex {
     }
 }
 
-/// Distinct years (1950–2100) written in `text`, in order, when the line is a column header:
+/// Distinct years ([`YEARS`](crate::analysis::YEARS)) written in `text`, in order, when the line is a column header:
 /// `None` when it holds other figures too (beyond day numbers of dates).
 #[must_use]
 pub fn years_in(text: &str) -> Option<Vec<u32>> {
     let mut years = Vec::new();
     for n in numbers_in(text) {
-        let v = n.value;
-        if n.decimals == 0 && (1950.0..=2100.0).contains(&v) {
-            let y = v as u32;
+        if n.is_year() && n.value > 0.0 {
+            let y = n.value as u32;
             if !years.contains(&y) {
                 years.push(y);
             }
-        } else if n.decimals == 0 && (1.0..=31.0).contains(&v) {
+        } else if n.decimals == 0 && (1.0..=31.0).contains(&n.value) {
             continue;
         } else {
             return None;

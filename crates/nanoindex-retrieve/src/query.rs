@@ -1,7 +1,7 @@
 //! Question analysis: the content terms of a question, financial synonyms of its metric, the
 //! financial statement it names or implies, and the fiscal years it asks about.
 
-use crate::analysis::tokenize;
+use crate::analysis::{is_year, tokenize};
 
 /// Words that describe how to answer rather than what to find ("give a response ... in
 /// USD millions ... round to one decimal"); dropped from the query terms.
@@ -285,10 +285,6 @@ impl QueryAnalysis {
     pub fn all_terms(&self) -> impl Iterator<Item = &String> {
         self.terms.iter().chain(self.expansions.iter())
     }
-}
-
-fn is_year(y: u32) -> bool {
-    (1950..=2100).contains(&y)
 }
 
 #[cfg(test)]

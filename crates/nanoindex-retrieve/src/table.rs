@@ -39,7 +39,7 @@ fn year_mentions(header: &str) -> Option<Vec<u32>> {
     Some(
         numbers_in(header)
             .into_iter()
-            .filter(|n| n.decimals == 0 && (1950.0..=2100.0).contains(&n.value))
+            .filter(|n| n.is_year() && n.value > 0.0)
             .map(|n| n.value as u32)
             .collect(),
     )
@@ -69,7 +69,7 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
         .iter()
         .filter(|n| {
             let separated = row[n.range.clone()].contains(',');
-            separated || !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs()))
+            separated || !n.is_year()
         })
         .count();
     let years = if mentions.len() > distinct.len() && figure_count == mentions.len() {
@@ -91,7 +91,7 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
         .into_iter()
         .filter(|n| {
             let separated = row[n.range.clone()].contains(',');
-            separated || !(n.decimals == 0 && (1950.0..=2100.0).contains(&n.value.abs()))
+            separated || !n.is_year()
         })
         .collect();
     if figures.len() < years.len() {

@@ -180,16 +180,8 @@ impl Manifest {
     }
 
     fn save(&self, out_dir: &Path) -> std::io::Result<()> {
-        let tmp = out_dir.join(format!(
-            "{MANIFEST_FILE}.{}.{:?}.tmp",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::write(
-            &tmp,
-            serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?,
-        )?;
-        std::fs::rename(&tmp, out_dir.join(MANIFEST_FILE))
+        let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        nanoindex_core::io::write_atomic(&out_dir.join(MANIFEST_FILE), &bytes)
     }
 }
 

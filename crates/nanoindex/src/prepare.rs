@@ -74,20 +74,7 @@ fn io_error(path: &Path, source: std::io::Error) -> IndexError {
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io_error(path, e)
-        })
+    nanoindex_core::io::write_atomic(path, bytes).map_err(|e| io_error(path, e))
 }
 
 fn model_key(name: &str) -> String {

@@ -7,6 +7,7 @@
 mod common;
 
 use common::{default_model, Flow};
+use nanoindex::ask::{Trace, TRACE_FORMAT_VERSION};
 use nanoindex::llm::TextGenerator;
 use nanoindex::{ask, highlight_pdf, AskDocument, AskOptions, Config, Mode, NanoIndex};
 use nanoindex_core::{Answer, AnswerStatus};
@@ -132,12 +133,17 @@ fn ask_with(
     ask(doc, question, model, None, &options, &mut |_| {}).unwrap()
 }
 
+fn trace(answer: &Answer) -> Trace {
+    let trace = Trace::from_answer(answer).expect("the answer's trace reads back");
+    assert_eq!(trace.format_version, TRACE_FORMAT_VERSION);
+    trace
+}
+
 fn pages_read(answer: &Answer) -> Vec<u64> {
-    answer.trace.as_ref().unwrap()["pages_read"]
-        .as_array()
-        .unwrap()
+    trace(answer)
+        .pages_read
         .iter()
-        .map(|v| v.as_u64().unwrap())
+        .map(|&p| u64::from(p))
         .collect()
 }
 
@@ -192,13 +198,20 @@ fn annual_report_capex_is_read_from_the_cash_flow_table() {
         assert_cites(&answer, 3, "Purchases of property, plant and equipment");
         assert!(answer.content.contains("57"), "{answer:#?}");
         assert!(pages_read(&answer).contains(&3));
-        let trace = answer.trace.as_ref().unwrap();
-        let calls = trace["llm_calls"].as_array().unwrap().len();
+        let trace = trace(&answer);
+        let calls = trace.llm_calls.len();
         if mode == Mode::Fast {
             assert_eq!(calls, 2, "fast mode makes two model calls");
+            assert_eq!(trace.llm_calls[0].step, "pick");
         } else {
-            assert!(calls >= 3, "agentic decomposes, picks and answers: {trace}");
+            assert!(
+                calls >= 3,
+                "agentic decomposes, picks and answers: {trace:?}"
+            );
         }
+        let steps: Vec<&str> = trace.steps.iter().map(|s| s.step.as_str()).collect();
+        assert_eq!(steps.first(), Some(&"retrieval"), "{steps:?}");
+        assert_eq!(steps.last(), Some(&"verify"), "{steps:?}");
     }
 }
 
@@ -304,8 +317,8 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_replies_leave_the_reader_to
         &mut |_| {},
     )
     .unwrap();
-    let trace = answer.trace.as_ref().unwrap();
-    assert_eq!(trace["verification"]["refusal_retry"], true, "{trace}");
+    let trace = trace(&answer);
+    assert!(trace.verification.refusal_retry, "{trace:?}");
     assert!(
         answer.content.starts_with("Ninety (90) days"),
         "{answer:#?}"

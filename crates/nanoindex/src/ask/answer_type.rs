@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// The kind of value that answers a question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerType {
     /// A calendar date (`March 1, 2021`, `01/03/2021`, `the 1st day of March, 2021`).

@@ -20,12 +20,12 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use nanoindex_core::NodeId;
-use nanoindex_retrieve::analysis::{numbers_in, tokenize, MONTHS};
+use nanoindex_retrieve::analysis::{is_year, numbers_in, tokenize, MONTHS};
 use nanoindex_retrieve::table::read_cell_in;
 use nanoindex_retrieve::{
     is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::answer_type::{self, AnswerType};
 use super::spans;
@@ -60,7 +60,7 @@ const KEPT: usize = 5;
 const MAX_QUOTE: usize = 220;
 
 /// One candidate answer to a part.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Candidate {
     /// The value as the answer states it (`March 1, 2021`, `$1,577 million`, `0.69`).
     pub value: String,
@@ -87,7 +87,7 @@ pub struct Candidate {
 }
 
 /// The reading of one part of a question.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PartReading {
     /// The part's question text.
     pub question: String,
@@ -424,7 +424,7 @@ fn term_weights(
     let mut out: Vec<(String, f32)> = Vec::new();
     for t in &query.terms {
         // Years are the period, scored apart; type words ("date") are what the span is.
-        if t.parse::<u32>().is_ok_and(|y| (1950..=2100).contains(&y)) || asks.contains(t.as_str()) {
+        if t.parse::<u32>().is_ok_and(is_year) || asks.contains(t.as_str()) {
             continue;
         }
         let s = stem(t);
@@ -532,12 +532,12 @@ fn page_rank(input: &ReaderInput<'_>, page: u32) -> f32 {
         .map_or(0.0, |h| (h.score / top).clamp(0.0, 1.0))
 }
 
-/// Years (1950–2100) written in `text`.
+/// Years ([`YEARS`](nanoindex_retrieve::analysis::YEARS)) written in `text`.
 fn years_of(text: &str) -> Vec<u32> {
     tokenize(text)
         .iter()
         .filter_map(|t| t.parse::<u32>().ok())
-        .filter(|y| (1950..=2100).contains(y))
+        .filter(|&y| is_year(y))
         .collect()
 }
 

@@ -198,7 +198,7 @@ pub(crate) fn describe(
         .with_stop(["\n\n"]);
     let reply = calls.one(&request)?;
     let text = clean(&reply.text);
-    Ok((!text.is_empty() && !is_degenerate(&text)).then_some(text))
+    Ok((!text.is_empty() && !super::text::is_repetitive(&text)).then_some(text))
 }
 
 fn collect(nodes: &[TreeNode], path: &mut Vec<usize>, out: &mut Vec<Target>) {
@@ -321,15 +321,6 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// True when a phrase of three words makes up most of the text.
-fn is_degenerate(text: &str) -> bool {
-    let w = words(text);
-    if w.len() < 12 {
-        return false;
-    }
-    super::text::mostly_repeated_trigrams(&w)
-}
-
 /// Replies that restate the prompt's own labels (`Section: …`, `Subsections:`) instead of
 /// summarising.
 fn echoes_prompt(summary: &str) -> bool {
@@ -350,7 +341,7 @@ fn echoes_prompt(summary: &str) -> bool {
 /// restate the prompt's labels.
 pub(crate) fn usable(summary: &str, source: &str) -> bool {
     let s = words(summary);
-    if s.len() < 4 || is_degenerate(summary) || echoes_prompt(summary) {
+    if s.len() < 4 || super::text::is_repetitive(summary) || echoes_prompt(summary) {
         return false;
     }
     let Some(first) = paragraphs(source)

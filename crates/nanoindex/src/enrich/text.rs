@@ -161,6 +161,18 @@ pub fn mostly_repeated_trigrams<T: Eq + std::hash::Hash>(words: &[T]) -> bool {
     distinct.len() * 2 < trigrams.len()
 }
 
+/// True when model output of ten words or more repeats itself: fewer than half of its
+/// lowercase word trigrams are distinct ([`mostly_repeated_trigrams`]). The one rule for
+/// degenerate summaries and drafts.
+pub fn is_repetitive(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.len() >= 10 && mostly_repeated_trigrams(&words)
+}
+
 /// The first `n` words of the line starting at byte `at`, exactly as written (so that a
 /// model can copy them and [`find_opening`] can find them again).
 pub fn opening_words(text: &str, at: usize, n: usize) -> String {

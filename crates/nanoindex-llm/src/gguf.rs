@@ -1,13 +1,15 @@
-//! A cheap check of the GGUF header before the file is handed to llama.cpp, so that a file
-//! of the wrong kind gets a clear error instead of whatever the C loader does with it.
+//! A cheap check of the GGUF header (format: github.com/ggml-org/ggml, `docs/gguf.md`: magic
+//! `GGUF`, little-endian u32 version, u64 tensor count, u64 metadata count) before a file is
+//! handed to an engine, so that a file of the wrong kind gets a clear error instead of
+//! whatever the engine's loader does with it. The one header check of both GGUF backends.
 
 use std::io::Read;
 use std::path::Path;
 
-use nanoindex_llm::LlmError;
+use crate::LlmError;
 
 /// The four bytes every GGUF file starts with.
-const MAGIC: &[u8; 4] = b"GGUF";
+pub const MAGIC: &[u8; 4] = b"GGUF";
 
 /// Upper bounds far above any real model; larger counts mean a corrupt header.
 const MAX_TENSORS: u64 = 1 << 20;
@@ -83,11 +85,6 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
             "it does not start with `GGUF` (found `{found}`)"
         )));
     }
-    if filled < header.len() {
-        return Err(invalid(format!(
-            "the header is truncated ({filled} of 24 bytes)"
-        )));
-    }
     let u32_at = |at: usize| {
         u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
     };
@@ -96,12 +93,19 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
         bytes.copy_from_slice(&header[at..at + 8]);
         u64::from_le_bytes(bytes)
     };
-    let version = u32_at(4);
-    if !(2..=3).contains(&version) {
+    // The version is named even when the rest of the header is cut off.
+    let version = (filled >= 8).then(|| u32_at(4));
+    if let Some(version) = version.filter(|v| !(2..=3).contains(v)) {
         return Err(invalid(format!(
             "unsupported GGUF version `{version}` (expected 2 or 3)"
         )));
     }
+    if filled < header.len() {
+        return Err(invalid(format!(
+            "the header is truncated ({filled} of 24 bytes)"
+        )));
+    }
+    let version = u32_at(4);
     let n_tensors = u64_at(8);
     let n_metadata = u64_at(16);
     if n_tensors > MAX_TENSORS || n_metadata > MAX_METADATA_ENTRIES {

@@ -1,0 +1,58 @@
+//! Citations: each quote searched on its page with MuPDF (boxes as 0–1 fractions of the
+//! displayed page); a quote not found is dropped and listed in the trace.
+
+use nanoindex_core::{BoundingBox, Citation};
+use nanoindex_pdf::locate::QuoteFinder;
+use nanoindex_retrieve::Snippet;
+
+use super::session::Session;
+use super::AskError;
+
+impl Session<'_> {
+    /// Verified citations of `snippets`: each quote searched on its page; not found →
+    /// dropped (and listed in the trace).
+    pub(super) fn citations(&mut self, snippets: &[Snippet]) -> Result<Vec<Citation>, AskError> {
+        let finder = QuoteFinder::open(
+            &self.doc.pdf,
+            &self.doc.pdf_name,
+            self.doc.password.as_deref(),
+        )?;
+        let mut out: Vec<Citation> = Vec::new();
+        for s in snippets {
+            let quote = s.text.trim().to_string();
+            let Some(boxes) = finder.locate(s.page_no, &quote) else {
+                self.trace
+                    .verification
+                    .dropped_citations
+                    .push(format!("p.{}: {}", s.page_no, quote));
+                continue;
+            };
+            let title = self
+                .doc
+                .tree
+                .find_node(s.node_id.as_str())
+                .map_or_else(String::new, |n| n.title.clone());
+            let label = self.doc.tree.page_label(s.page_no).map(str::to_string);
+            let page_labels = label
+                .filter(|lab| !lab.is_empty() && *lab != s.page_no.to_string())
+                .map(|lab| vec![lab]);
+            let boxes: Vec<BoundingBox> = boxes
+                .into_iter()
+                .map(|mut b| {
+                    b.text = Some(quote.clone());
+                    b
+                })
+                .collect();
+            out.push(Citation {
+                node_id: s.node_id.clone(),
+                title,
+                doc_name: Some(self.doc.tree.doc_name.clone()),
+                pages: vec![s.page_no],
+                bounding_boxes: boxes,
+                quote: Some(quote),
+                page_labels,
+            });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,443 @@
+//! From the reader's parts and the model's draft to the answer: the value stated in a
+//! sentence, yes/no from polarity, a free-text draft only when the cited sentences support it,
+//! a computation the draft made only when its inputs are in the evidence, and "not found".
+
+use std::collections::{BTreeSet, HashSet};
+
+use nanoindex_core::{Answer, AnswerStatus};
+use nanoindex_retrieve::analysis::{numbers_in, tokenize, NumberMention};
+use nanoindex_retrieve::Snippet;
+
+use super::answer_type::AnswerType;
+use super::hygiene::{is_degenerate, is_refusal, looks_like_instruction, strip_echo};
+use super::reader::{self, PartReading, ReaderInput};
+use super::session::Session;
+use super::{phrase, verify, AskError};
+
+impl Session<'_> {
+    /// (6) The reader finds the answer's value in the pages read; verification and
+    /// citations; builds the answer.
+    pub(super) fn finish(
+        mut self,
+        draft: String,
+        reasoning: Option<String>,
+    ) -> Result<Answer, AskError> {
+        self.trace.verification.draft = draft.clone();
+        let mut draft = strip_echo(&draft);
+        if is_degenerate(&draft) || is_refusal(&draft) {
+            draft.clear();
+        }
+        let (draft, corrections) = verify::correct_computations(&draft);
+        self.trace.verification.corrections = corrections;
+        let doc = self.doc;
+        let withheld = |line: &str| looks_like_instruction(line);
+        let input = ReaderInput {
+            index: &doc.index,
+            ranking: &self.ranking,
+            pages: &self.trace.pages_read,
+            withheld: &withheld,
+            doc_name: &doc.tree.doc_name,
+        };
+        let mut parts = reader::read(&input, &self.query.question);
+        for part in &mut parts {
+            prefer_drafted(part, &draft);
+        }
+        let (content, status, cited) = self.compose(&parts, &draft);
+        self.trace.reader = parts;
+        self.trace.status = status.as_str().to_string();
+        let mut cited = cited;
+        let mut seen_lines = HashSet::new();
+        cited.retain(|s| seen_lines.insert(s.lines));
+        let citations = self.citations(&cited)?;
+        let mut content = content;
+        if citations.is_empty() && status != AnswerStatus::NotFound {
+            content.push_str(
+                "\n(No citation could be verified on the PDF's pages; treat this answer as unsupported.)",
+            );
+        }
+        self.trace.evidence_lines = self
+            .evidence
+            .iter()
+            .map(|s| {
+                format!(
+                    "p.{}: {}",
+                    s.page_no,
+                    s.text.chars().take(160).collect::<String>()
+                )
+            })
+            .collect();
+        self.step("verify");
+        let mode = self.trace.mode.clone();
+        let trace = serde_json::to_value(&self.trace).unwrap_or(serde_json::Value::Null);
+        let status = if citations.is_empty() && status == AnswerStatus::Answered {
+            AnswerStatus::Partial
+        } else {
+            status
+        };
+        Ok(Answer {
+            content,
+            status: Some(status),
+            reasoning,
+            citations,
+            mode,
+            trace: Some(trace),
+        })
+    }
+
+    /// The answer's text, status and the snippets to cite, from the reader's parts: each
+    /// answered part states its value in a sentence (with the computation for a computed
+    /// value); a yes/no or free-text part gives the model's draft when the cited sentences
+    /// support it, else quotes the best sentence; a part not found says so.
+    pub(super) fn compose(
+        &mut self,
+        parts: &[PartReading],
+        draft: &str,
+    ) -> (String, AnswerStatus, Vec<Snippet>) {
+        if let Some(cited) = self.verified_computation(parts, draft) {
+            return (draft.trim().to_string(), AnswerStatus::Answered, cited);
+        }
+        let mut sentences: Vec<String> = Vec::new();
+        let mut cited: Vec<Snippet> = Vec::new();
+        let (mut answered, mut quoted) = (0, 0);
+        for part in parts {
+            let Some(best) = part.answer() else {
+                sentences.push(phrase::not_stated(&part.question));
+                continue;
+            };
+            answered += 1;
+            match part.kind {
+                AnswerType::YesNo => {
+                    // Yes or no from the polarity of a strongly matching sentence against the
+                    // question's: a reading, not a span, so the answer is partial and shows its
+                    // quote; a weaker match is quoted without a yes or no.
+                    let sentence = if best.coverage >= YES_NO_COVERAGE {
+                        let terms: BTreeSet<String> =
+                            tokenize(&part.question).into_iter().collect();
+                        let yes = negates_terms(&best.quote, &terms)
+                            == negates_terms(&part.question, &terms);
+                        format!(
+                            "{} — page {} says: \"{}\"",
+                            if yes { "Yes" } else { "No" },
+                            best.page_no,
+                            best.quote
+                        )
+                    } else {
+                        format!(
+                            "The most relevant passage (page {}) says: \"{}\"",
+                            best.page_no, best.quote
+                        )
+                    };
+                    sentences.push(sentence);
+                    cited.extend(best.cite.iter().cloned());
+                    quoted += 1;
+                }
+                AnswerType::Text => {
+                    let support = supporting(draft, &part.candidates)
+                        .filter(|_| !sentences.iter().any(|s| s == draft.trim()));
+                    if let Some(c) = support {
+                        sentences.push(draft.trim().to_string());
+                        cited.extend(c.cite.iter().cloned());
+                    } else {
+                        if !draft.is_empty() {
+                            self.trace
+                                .verification
+                                .unsupported_figures
+                                .push(format!("draft not supported by the cited text: {draft}"));
+                        }
+                        sentences.push(format!(
+                            "The most relevant passage (page {}) says: \"{}\"",
+                            best.page_no, best.quote
+                        ));
+                        cited.extend(best.cite.iter().cloned());
+                        quoted += 1;
+                    }
+                }
+                AnswerType::Definition => {
+                    sentences.push(format!("Page {}: \"{}\"", best.page_no, best.quote));
+                    cited.extend(best.cite.iter().cloned());
+                }
+                _ => {
+                    let mut sentence = phrase::sentence(&part.question, &best.value);
+                    if let Some(written) = best
+                        .written
+                        .as_deref()
+                        .filter(|w| w.starts_with(['(', '-']))
+                    {
+                        sentence.push_str(&format!(" (shown as {written} in the table)"));
+                    }
+                    if let Some(computation) = &best.computation {
+                        sentence
+                            .push_str(&format!(" Computed from the statements: {computation}."));
+                    }
+                    sentences.push(sentence);
+                    cited.extend(best.cite.iter().cloned());
+                }
+            }
+        }
+        if answered == 0 {
+            let mut closest: Vec<Snippet> = parts
+                .iter()
+                .filter_map(|p| p.candidates.first())
+                .flat_map(|c| c.cite.first().cloned())
+                .collect();
+            if closest.is_empty() {
+                closest.extend(self.best_evidence());
+            }
+            let mut content = String::from("No answer found in the pages read");
+            if closest.is_empty() {
+                content.push('.');
+            } else {
+                content.push_str("; the closest passages are:");
+                for s in closest.iter().take(2) {
+                    content.push_str(&format!("\n  page {}: \"{}\"", s.page_no, s.text.trim()));
+                }
+            }
+            return (content, AnswerStatus::NotFound, Vec::new());
+        }
+        let status = if answered == parts.len() && quoted == 0 {
+            AnswerStatus::Answered
+        } else {
+            AnswerStatus::Partial
+        };
+        (sentences.join(" "), status, cited)
+    }
+
+    /// For a question about a change ("how much did … grow"), a draft that computes it
+    /// (arithmetic already re-computed) from figures that all occur in the evidence is the
+    /// answer, unless the reader computed it from statement cells itself. Returns the
+    /// snippets that hold the draft's input figures.
+    pub(super) fn verified_computation(
+        &self,
+        parts: &[PartReading],
+        draft: &str,
+    ) -> Option<Vec<Snippet>> {
+        let lower = self.query.question.to_lowercase();
+        let asks_change = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| CHANGE_WORDS.contains(&w));
+        let reader_computed = parts
+            .iter()
+            .any(|p| p.answer().is_some_and(|c| c.computation.is_some()));
+        if !asks_change || reader_computed {
+            return None;
+        }
+        let computations = verify::computations(draft);
+        if computations.is_empty() {
+            return None;
+        }
+        let results: Vec<std::ops::Range<usize>> = computations
+            .iter()
+            .map(|c| c.result_range.clone())
+            .collect();
+        let inputs: Vec<NumberMention> = numbers_in(draft)
+            .into_iter()
+            .filter(|n| !is_year_figure(n) && !results.contains(&n.range))
+            .collect();
+        let mut cited: Vec<Snippet> = Vec::new();
+        for figure in &inputs {
+            let holder = self
+                .evidence
+                .iter()
+                .find(|s| verify::supported_by(figure, &numbers_in(&s.text)))?;
+            if !cited.iter().any(|c| c.line == holder.line) {
+                cited.push(holder.clone());
+            }
+        }
+        (!cited.is_empty()).then_some(cited)
+    }
+
+    /// How well a snippet answers the question: its line's share of the question's terms,
+    /// its page's retrieval rank (relative to the best page), and a bonus on the financial
+    /// statement the question names or implies.
+    pub(super) fn evidence_rank(&self, s: &Snippet) -> f32 {
+        let top = self.ranking.first().map_or(1.0, |h| h.score.max(1e-6));
+        let page = self
+            .ranking
+            .iter()
+            .find(|h| h.page_no == s.page_no)
+            .map_or(0.0, |h| h.score / top);
+        let statement = self
+            .query
+            .statement
+            .is_some_and(|st| self.doc.index.is_statement_page(s.page_no, st));
+        self.doc.index.line_score(&self.query, s.line)
+            + 0.3 * page
+            + if statement { 0.5 } else { 0.0 }
+    }
+
+    /// The evidence snippet that best matches the question.
+    pub(super) fn best_evidence(&self) -> Option<Snippet> {
+        self.evidence
+            .iter()
+            .max_by(|a, b| {
+                self.evidence_rank(a)
+                    .total_cmp(&self.evidence_rank(b))
+                    .then(b.line.cmp(&a.line))
+            })
+            .cloned()
+    }
+}
+
+/// The model may choose among the reader's verified candidates: the first candidate whose
+/// value the draft states, scoring at least 3/4 of the best, is moved first.
+pub(super) fn prefer_drafted(part: &mut PartReading, draft: &str) {
+    if draft.is_empty() || !part.kind.is_span() || part.candidates.len() < 2 {
+        return;
+    }
+    let stated = reader::normalise_value(draft);
+    let best = part.candidates[0].score;
+    if let Some(i) = part.candidates.iter().position(|c| {
+        let v = reader::normalise_value(&c.value);
+        !v.is_empty()
+            && stated.contains(&v)
+            && c.score >= 0.75 * best
+            && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
+    }) {
+        let chosen = part.candidates.remove(i);
+        part.candidates.insert(0, chosen);
+    }
+}
+
+/// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.
+pub(super) const YES_NO_COVERAGE: f32 = 0.55;
+
+/// Words of a question about a change between two figures.
+pub(super) const CHANGE_WORDS: &[&str] = &[
+    "grow",
+    "grew",
+    "growth",
+    "increase",
+    "increased",
+    "decrease",
+    "decreased",
+    "change",
+    "changed",
+    "decline",
+    "declined",
+    "difference",
+    "compare",
+    "compared",
+    "drop",
+    "dropped",
+    "rise",
+    "rose",
+    "fell",
+    "fall",
+];
+
+/// Lowercase words of `text` (apostrophes kept, `’` as `'`), with whether each is a
+/// negation (`not`, `no`, `never`, …, `n't`; `No.` before a number is a numero).
+pub(super) fn negation_words(text: &str) -> Vec<(String, bool)> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let numero = w == "no"
+                && words
+                    .get(i + 1)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+            let negation = (NEGATIONS.contains(&w.as_str()) && !numero) || w.ends_with("n't");
+            (w.clone(), negation)
+        })
+        .collect()
+}
+
+/// Whether `text` negates: a negation word among its words.
+pub(super) fn is_negated(text: &str) -> bool {
+    negation_words(text).iter().any(|(_, negation)| *negation)
+}
+
+/// Whether a negation word stands within three words before one of `terms` in `text` ("does
+/// not pre-empt", "no financial incentives"): the statement about the question's own words
+/// is negated, not some other clause.
+pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
+    let words = negation_words(text);
+    words.iter().enumerate().any(|(i, (_, negation))| {
+        *negation
+            && words[i + 1..]
+                .iter()
+                .take(3)
+                .any(|(next, _)| tokenize(next).iter().any(|t| terms.contains(t)))
+    })
+}
+
+/// Words that reverse a statement.
+pub(super) const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "neither", "nor", "none", "cannot", "without",
+];
+
+/// The candidate sentence that supports a free-text draft, if any: the draft is not empty,
+/// its figures occur in the candidates' quotes, at least 60 % of its content terms occur in
+/// one of the three best quotes, and it negates what that quote negates (a holding stated
+/// backwards — "unconstitutional" for "constitutional", a dropped "not" — is unsupported).
+pub(super) fn supporting<'c>(
+    draft: &str,
+    candidates: &'c [reader::Candidate],
+) -> Option<&'c reader::Candidate> {
+    if draft.trim().is_empty() {
+        return None;
+    }
+    let quotes_numbers: Vec<NumberMention> = candidates
+        .iter()
+        .take(3)
+        .flat_map(|c| numbers_in(&c.quote))
+        .collect();
+    let figures_ok = numbers_in(draft)
+        .iter()
+        .filter(|n| !is_year_figure(n))
+        .all(|f| verify::supported_by(f, &quotes_numbers));
+    if !figures_ok {
+        return None;
+    }
+    let draft_terms: BTreeSet<String> = tokenize(draft).into_iter().collect();
+    if draft_terms.is_empty() {
+        return None;
+    }
+    let polarity = |text: &str| -> (bool, BTreeSet<String>) {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let negated = is_negated(text);
+        let prefixed = words
+            .iter()
+            .filter(|w| {
+                w.len() > 4 && (w.starts_with("un") || w.starts_with("in") || w.starts_with("non"))
+            })
+            .cloned()
+            .collect();
+        (negated, prefixed)
+    };
+    let (draft_negated, draft_prefixed) = polarity(draft);
+    candidates.iter().take(3).find(|c| {
+        let quote_terms: BTreeSet<String> = tokenize(&c.quote).into_iter().collect();
+        let shared = draft_terms.intersection(&quote_terms).count();
+        let (quote_negated, quote_prefixed) = polarity(&c.quote);
+        // A word negated by prefix in one and plain in the other ("unconstitutional").
+        let flipped = draft_prefixed.iter().any(|w| {
+            let plain = w
+                .trim_start_matches("non")
+                .trim_start_matches("un")
+                .trim_start_matches("in");
+            !quote_prefixed.contains(w) && c.quote.to_lowercase().contains(plain)
+        }) || quote_prefixed.iter().any(|w| {
+            let plain = w
+                .trim_start_matches("non")
+                .trim_start_matches("un")
+                .trim_start_matches("in");
+            !draft_prefixed.contains(w) && draft.to_lowercase().contains(plain)
+        });
+        shared * 10 >= draft_terms.len() * 6 && draft_negated == quote_negated && !flipped
+    })
+}
+
+/// Years and small counts are not figures that need support (`2018`, `Q2`'s `2`).
+pub(super) fn is_year_figure(n: &NumberMention) -> bool {
+    n.is_year() || (n.decimals == 0 && !n.percent && n.value.abs() < 10.0)
+}

@@ -1,0 +1,96 @@
+//! A document ready for questions: tree, graph, PDF bytes for quote search, retrieval index,
+//! and the passages holding lines addressed to a model.
+
+use std::collections::HashSet;
+
+use nanoindex_core::{Answer, BoundingBox, DocumentGraph, DocumentTree};
+use nanoindex_retrieve::RetrievalIndex;
+
+use super::hygiene::looks_like_instruction;
+use super::AskError;
+
+/// A document ready for questions: its tree, graph, PDF bytes (for quote search) and
+/// retrieval index.
+pub struct AskDocument {
+    /// The section tree.
+    pub tree: DocumentTree,
+    /// The graph.
+    pub graph: DocumentGraph,
+    pub(super) pdf: Vec<u8>,
+    pub(super) pdf_name: String,
+    pub(super) password: Option<String>,
+    pub(super) index: RetrievalIndex,
+    /// Passages (indices into the index's passages) holding a line addressed to a model.
+    pub(super) tainted: HashSet<usize>,
+}
+
+impl std::fmt::Debug for AskDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AskDocument")
+            .field("doc_name", &self.tree.doc_name)
+            .field("index", &self.index)
+            .finish()
+    }
+}
+
+impl AskDocument {
+    /// Prepares `tree` and `graph` for questions. `pdf` is the source PDF (`pdf_name` names
+    /// it in errors), `dense` one vector per passage of [`nanoindex_retrieve::passages`]
+    /// (see [`nanoindex_retrieve::dense_texts`]), or `None` for lexical retrieval only.
+    #[must_use]
+    pub fn new(
+        tree: DocumentTree,
+        graph: DocumentGraph,
+        pdf: Vec<u8>,
+        pdf_name: String,
+        password: Option<String>,
+        dense: Option<Vec<Vec<f32>>>,
+    ) -> Self {
+        let index = RetrievalIndex::build(&tree, &graph, dense);
+        let tainted = index
+            .lines()
+            .iter()
+            .filter(|l| looks_like_instruction(&l.text))
+            .map(|l| l.passage)
+            .collect();
+        AskDocument {
+            tree,
+            graph,
+            pdf,
+            pdf_name,
+            password,
+            index,
+            tainted,
+        }
+    }
+
+    /// The retrieval index.
+    #[must_use]
+    pub fn index(&self) -> &RetrievalIndex {
+        &self.index
+    }
+}
+
+/// A copy of the document's PDF with a highlight annotation on every box of `answer`'s
+/// citations (each annotation's note is the citation's quote).
+///
+/// # Errors
+/// [`AskError::Pdf`] when the PDF cannot be opened or written.
+pub fn highlight_pdf(doc: &AskDocument, answer: &Answer) -> Result<Vec<u8>, AskError> {
+    let boxes: Vec<(BoundingBox, String)> = answer
+        .citations
+        .iter()
+        .flat_map(|c| {
+            let note = c.quote.clone().unwrap_or_else(|| c.title.clone());
+            c.bounding_boxes
+                .iter()
+                .map(move |b| (b.clone(), note.clone()))
+        })
+        .collect();
+    Ok(nanoindex_pdf::locate::highlight(
+        &doc.pdf,
+        &doc.pdf_name,
+        doc.password.as_deref(),
+        &boxes,
+    )?)
+}

@@ -1,0 +1,282 @@
+//! One question's state: the ranking, the pages read within the budget, the evidence lines,
+//! the trace, and the model calls made for it.
+
+use std::time::Instant;
+
+use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl};
+use nanoindex_retrieve::table::read_cell;
+use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet};
+
+use super::hygiene::looks_like_instruction;
+use super::trace::{LlmCall, Round, Trace};
+use super::{spans, AskDocument, AskError, AskOptions};
+
+/// The state of one question, from retrieval to the answer.
+pub(super) struct Session<'a> {
+    /// The document asked about.
+    pub doc: &'a AskDocument,
+    /// The model.
+    pub llm: &'a mut dyn TextGenerator,
+    /// Receives the answer's draft as the model writes it.
+    pub on_draft: &'a mut dyn FnMut(&str),
+    /// The question's settings.
+    pub options: AskOptions,
+    /// The question, analysed.
+    pub query: QueryAnalysis,
+    /// Pages by retrieval score, best first.
+    pub ranking: Vec<PageHit>,
+    /// Evidence lines from the pages read.
+    pub evidence: Vec<Snippet>,
+    /// The trace being written.
+    pub trace: Trace,
+    /// When the question was asked.
+    pub started: Instant,
+}
+
+/// Whether two snippets share a line.
+pub(super) fn overlaps(a: &Snippet, b: &Snippet) -> bool {
+    a.lines.0 <= b.lines.1 && b.lines.0 <= a.lines.1
+}
+
+impl Session<'_> {
+    /// Records the time since the last step under `name`.
+    pub(super) fn step(&mut self, name: &str) {
+        let ms = self.started.elapsed().as_secs_f64() * 1000.0;
+        self.trace.step(name, ms);
+    }
+
+    pub(super) fn budget_left(&self) -> usize {
+        self.options
+            .max_pages
+            .saturating_sub(self.trace.pages_read.len())
+    }
+
+    /// Reads `pages` (as far as the page budget allows) for the question and `extra`
+    /// queries; records the round.
+    pub(super) fn read(
+        &mut self,
+        source: &str,
+        pages: &[u32],
+        extra: &[QueryAnalysis],
+    ) -> Vec<u32> {
+        let mut read = Vec::new();
+        for &p in pages {
+            if self.trace.pages_read.contains(&p) || read.contains(&p) {
+                continue;
+            }
+            if self.budget_left() == read.len() {
+                break;
+            }
+            read.push(p);
+        }
+        if read.is_empty() {
+            return read;
+        }
+        self.trace.pages_read.extend(&read);
+        let hits: Vec<PageHit> = read
+            .iter()
+            .map(|&p| {
+                self.ranking
+                    .iter()
+                    .find(|h| h.page_no == p)
+                    .cloned()
+                    .unwrap_or(PageHit {
+                        page_no: p,
+                        ..PageHit::default()
+                    })
+            })
+            .collect();
+        let mut nodes = Vec::new();
+        for q in std::iter::once(&self.query).chain(extra) {
+            for s in self.doc.index.snippets(q, &hits, 8, 2) {
+                if self.tainted(&s) {
+                    let line = format!("p.{}: {}", s.page_no, s.text);
+                    if !self.trace.withheld_lines.contains(&line) {
+                        self.trace.withheld_lines.push(line);
+                    }
+                    continue;
+                }
+                if !nodes.contains(&s.node_id.to_string()) {
+                    nodes.push(s.node_id.to_string());
+                }
+                if !self.evidence.iter().any(|e| overlaps(e, &s)) {
+                    self.evidence.push(s);
+                }
+            }
+        }
+        for n in &nodes {
+            if !self.trace.nodes_read.contains(n) {
+                self.trace.nodes_read.push(n.clone());
+            }
+        }
+        let round = self.trace.rounds.len() + 1;
+        self.trace.rounds.push(Round {
+            round,
+            source: source.to_string(),
+            pages: read.clone(),
+            nodes,
+        });
+        read
+    }
+
+    /// Whether the snippet's passage (its node's text on that page) holds a line addressed
+    /// to a model: such text is withheld from prompts and citations as a whole.
+    pub(super) fn tainted(&self, s: &Snippet) -> bool {
+        let passage = self.doc.index.lines()[s.line].passage;
+        self.doc.tainted.contains(&passage)
+    }
+
+    /// Orders the evidence: lines chosen by the model first, then by score.
+    pub(super) fn rank_evidence(&mut self, preferred: &[usize]) {
+        let mut ordered: Vec<Snippet> = Vec::new();
+        for &i in preferred {
+            if let Some(s) = self.evidence.get(i) {
+                if !ordered.iter().any(|o| o.line == s.line) {
+                    ordered.push(s.clone());
+                }
+            }
+        }
+        let mut rest: Vec<Snippet> = self
+            .evidence
+            .iter()
+            .filter(|s| !ordered.iter().any(|o| o.line == s.line))
+            .cloned()
+            .collect();
+        rest.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.line.cmp(&b.line)));
+        ordered.extend(rest);
+        self.evidence = ordered;
+    }
+
+    /// The evidence block given to the model: at most `max_lines` lines, packed to fit
+    /// `budget_chars`; instruction-like lines withheld. Returns the block and the indices
+    /// (into `self.evidence`) it shows, in order.
+    pub(super) fn evidence_block(
+        &mut self,
+        max_lines: usize,
+        budget_chars: usize,
+    ) -> (String, Vec<usize>) {
+        let mut block = String::new();
+        let mut shown = Vec::new();
+        let year = self.query.years.first().copied();
+        for (i, s) in self.evidence.iter().enumerate() {
+            if looks_like_instruction(&s.text) {
+                let line = format!("p.{}: {}", s.page_no, s.text);
+                if !self.trace.withheld_lines.contains(&line) {
+                    self.trace.withheld_lines.push(line);
+                }
+                continue;
+            }
+            let mut text: String = s.text.chars().take(300).collect();
+            if text.len() < s.text.len() {
+                text.push('…');
+            }
+            let mut entry = format!("[{}] (page {}) {}\n", shown.len() + 1, s.page_no, text);
+            if let Some(header) = &s.header {
+                let cell = year.and_then(|y| read_cell(&s.text, header, y));
+                match cell {
+                    Some(c) => entry.push_str(&format!(
+                        "    columns: {} — {} column: {}\n",
+                        header.trim(),
+                        c.year,
+                        c.text
+                    )),
+                    None => entry.push_str(&format!("    columns: {}\n", header.trim())),
+                }
+            }
+            if shown.len() >= max_lines || block.len() + entry.len() > budget_chars {
+                self.trace.left_out.push(format!(
+                    "p.{}: {}",
+                    s.page_no,
+                    s.text.chars().take(80).collect::<String>()
+                ));
+                continue;
+            }
+            block.push_str(&entry);
+            shown.push(i);
+        }
+        (block, shown)
+    }
+
+    /// Characters of evidence that fit the model's context next to the instructions and
+    /// the reply (about 3.5 characters per token).
+    pub(super) fn budget_chars(&self, reply_tokens: u32) -> usize {
+        let n_ctx = self.llm.info().context_length_used.max(512);
+        let free = n_ctx.saturating_sub(reply_tokens + 350);
+        (free as usize * 7 / 2).clamp(400, 6000)
+    }
+
+    pub(super) fn generate(
+        &mut self,
+        step: &str,
+        request: &GenerateRequest,
+        stream: bool,
+    ) -> Result<String, AskError> {
+        let t = Instant::now();
+        let on_draft = &mut *self.on_draft;
+        let generation = self.llm.generate(request, &mut |piece| {
+            if stream {
+                on_draft(piece);
+            }
+            TokenControl::Continue
+        })?;
+        self.trace.prompt_tokens += generation.n_prompt_tokens;
+        self.trace.completion_tokens += generation.n_completion_tokens;
+        self.trace.llm_calls.push(LlmCall {
+            step: step.to_string(),
+            prompt_tokens: generation.n_prompt_tokens,
+            cached_prompt_tokens: generation.n_cached_prompt_tokens,
+            completion_tokens: generation.n_completion_tokens,
+            ms: (t.elapsed().as_secs_f64() * 10_000.0).round() / 10.0,
+        });
+        self.step(step);
+        Ok(generation.text)
+    }
+
+    /// The `n` best-ranked pages; for a question about who signed, the best-ranked
+    /// signature page comes second (its words, "By: /s/ …", rarely match the question's).
+    pub(super) fn top_pages(&self, n: usize) -> Vec<u32> {
+        let mut pages: Vec<u32> = self.ranking.iter().take(n).map(|h| h.page_no).collect();
+        if n > 1 && asks_for_signatory(&self.query.question) {
+            let signed = signature_pages(&self.doc.index);
+            let best = self
+                .ranking
+                .iter()
+                .map(|h| h.page_no)
+                .find(|p| signed.contains(p))
+                .or_else(|| signed.last().copied());
+            if let Some(p) = best.filter(|p| !pages.contains(p)) {
+                pages.truncate(n - 1);
+                pages.insert(1.min(pages.len()), p);
+            }
+        }
+        pages
+    }
+}
+
+/// Whether the question asks who signed or executed the document.
+pub(super) fn asks_for_signatory(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "signed",
+        "signatory",
+        "signatories",
+        "signature",
+        "who signs",
+        "executed",
+        "on behalf of",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
+}
+
+/// Pages (1-based, in order) with a signature block ([`spans::is_signature_line`]).
+pub(super) fn signature_pages(index: &RetrievalIndex) -> Vec<u32> {
+    let mut pages: Vec<u32> = index
+        .lines()
+        .iter()
+        .filter(|l| spans::is_signature_line(&l.text))
+        .map(|l| l.page_no)
+        .collect();
+    pages.dedup();
+    pages
+}
