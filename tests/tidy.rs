@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("nanoindex-llm-llamacpp", 2),
     ("nanoindex-llm-candle", 2),
     ("nanoindex-llm-http", 2),
+    ("nanoindex-llm-conformance", 2),
     ("nanoindex-embed", 2),
     ("nanoindex-retrieve", 2),
     ("nanoindex", 3),
@@ -155,5 +156,27 @@ fn the_cli_depends_only_on_the_engine() {
         internal,
         ["nanoindex"],
         "the CLI is parse → one engine call → render"
+    );
+}
+
+#[test]
+fn the_conformance_suite_is_dev_only() {
+    let manifests = manifests();
+    let users: Vec<&String> = manifests
+        .iter()
+        .filter(|(_, deps)| deps.contains_key("nanoindex-llm-conformance"))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        users.is_empty(),
+        "only [dev-dependencies] may name nanoindex-llm-conformance: {users:?}"
+    );
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/nanoindex-llm-conformance/Cargo.toml"),
+    )
+    .expect("the conformance crate's manifest reads");
+    assert!(
+        text.contains("publish = false"),
+        "the suite is not published"
     );
 }
