@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use nanoindex::llm::{load_embedder, load_generator, Embedder, LlmOptions};
-use nanoindex::{ask, cache_root, highlight_pdf, AskOptions, Config, Mode, NanoIndex};
+use nanoindex::llm::LlmOptions;
+use nanoindex::{cache_root, highlight_pdf, AskOptions, Config, Mode, NanoIndex};
 
 /// Arguments of `ask`.
 #[derive(Debug, Args)]
@@ -62,46 +62,18 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{message}");
         }
     };
-    let embedder: Option<Box<dyn Embedder>> = if args.no_dense {
-        None
-    } else {
-        match load_embedder(None) {
-            Ok(e) => Some(e),
-            Err(e) => {
-                eprintln!("warning: dense retrieval is off: {e}");
-                None
-            }
-        }
-    };
     let engine = NanoIndex::new(Config {
         password: args.password.clone(),
+        llm: Some(args.llm.clone()),
+        llm_options: LlmOptions {
+            threads: args.threads,
+            context_length: None,
+        },
+        dense: !args.no_dense,
+        cache: cache_root(),
         ..Config::default()
     });
-    let cache = cache_root();
-    let is_tree = args
-        .file
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    let prepared = if is_tree {
-        engine.prepare_tree(
-            &args.file,
-            embedder.as_deref(),
-            cache.as_deref(),
-            &mut progress,
-        )?
-    } else {
-        engine.prepare_pdf(
-            &args.file,
-            embedder.as_deref(),
-            cache.as_deref(),
-            &mut progress,
-        )?
-    };
-    let options = LlmOptions {
-        threads: args.threads,
-        context_length: None,
-    };
-    let mut model = load_generator(&args.llm, &options).context("cannot load the model")?;
+    let prepared = engine.prepare(&args.file, &mut progress)?;
     let ask_options = AskOptions {
         mode: args.mode,
         max_pages: args.max_pages.max(1),
@@ -120,15 +92,9 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         let _ = write!(stderr, "{piece}");
         let _ = stderr.flush();
     };
-    let answer = ask(
-        &prepared.document,
-        &args.question,
-        model.as_mut(),
-        embedder.as_deref(),
-        &ask_options,
-        &mut on_draft,
-    )
-    .with_context(|| format!("cannot answer the question about `{}`", args.file.display()))?;
+    let answer = engine
+        .ask(&prepared, &args.question, &ask_options, &mut on_draft)
+        .with_context(|| format!("cannot answer the question about `{}`", args.file.display()))?;
     if drafting {
         eprintln!();
     }

@@ -234,16 +234,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             ..LlmOptions::default()
         },
         enrich,
+        ..Config::default()
     });
-    // One thread budget: with a model, documents at once leave the model its threads.
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let model_threads = if args.no_llm {
-        0
-    } else {
-        nanoindex::llm::thread_count(args.threads)?
-    };
+    // One thread budget (the engine's rule): with a model, documents at once leave the
+    // model its threads.
     let jobs = if args.jobs == 0 {
-        cores.saturating_sub(model_threads).max(1)
+        engine.default_jobs()?
     } else {
         args.jobs
     };

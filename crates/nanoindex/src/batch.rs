@@ -73,7 +73,8 @@ impl Shard {
 /// How to run a batch.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BatchOptions {
-    /// Documents indexed at once (0 = one per available core). Extraction runs in
+    /// Documents indexed at once (0 = [`NanoIndex::default_jobs`]: the cores the model's
+    /// threads leave free). Extraction runs in
     /// parallel; the model serves one document at a time.
     pub jobs: usize,
     /// Only this shard of the inputs.
@@ -325,7 +326,7 @@ impl NanoIndex {
             item
         };
         let jobs = if options.jobs == 0 {
-            std::thread::available_parallelism().map_or(1, usize::from)
+            self.default_jobs().unwrap_or(1)
         } else {
             options.jobs
         }

@@ -97,4 +97,8 @@ pub enum IndexError {
     /// Writing the tree or graph failed.
     #[error(transparent)]
     Save(#[from] nanoindex_core::CoreError),
+    /// A question could not be answered (empty question, model failure, PDF unreadable for
+    /// quote verification).
+    #[error(transparent)]
+    Ask(#[from] crate::ask::AskError),
 }

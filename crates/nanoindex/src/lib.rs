@@ -28,7 +28,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use nanoindex_core::{DocumentGraph, DocumentTree, ExtractionMetadata, FORMAT_VERSION};
-use nanoindex_llm::TextGenerator;
+use nanoindex_llm::{Embedder, TextGenerator};
 use nanoindex_pdf::ExtractOptions;
 use sha2::{Digest, Sha256};
 
@@ -55,6 +55,13 @@ pub struct Config {
     pub llm_options: llm::LlmOptions,
     /// Split cascade, summaries, description, domain and entity types.
     pub enrich: EnrichOptions,
+    /// Dense retrieval for [`NanoIndex::ask`]: [`NanoIndex::prepare`] loads the embedding
+    /// model (all-MiniLM-L6-v2, from the models directory) on first use and embeds the
+    /// passages; when it cannot be loaded, retrieval is lexical and `prepare` says why.
+    pub dense: bool,
+    /// Where [`NanoIndex::prepare`] caches trees and embeddings (`None`: no cache; the CLI
+    /// uses [`cache_root`]).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// A document indexed in memory.
@@ -69,12 +76,14 @@ pub struct IndexedDocument {
 }
 
 type SharedModel = Arc<OnceLock<Result<Mutex<Box<dyn TextGenerator>>, String>>>;
+type SharedEmbedder = Arc<OnceLock<Result<Box<dyn Embedder>, String>>>;
 
 /// The engine.
 #[derive(Clone, Default)]
 pub struct NanoIndex {
     config: Config,
     model: SharedModel,
+    embedder: SharedEmbedder,
 }
 
 impl std::fmt::Debug for NanoIndex {
@@ -105,6 +114,7 @@ impl NanoIndex {
         NanoIndex {
             config,
             model: SharedModel::default(),
+            embedder: SharedEmbedder::default(),
         }
     }
 
@@ -116,6 +126,7 @@ impl NanoIndex {
         NanoIndex {
             config,
             model: Arc::new(cell),
+            embedder: SharedEmbedder::default(),
         }
     }
 
@@ -194,6 +205,118 @@ impl NanoIndex {
     /// [`IndexError::ModelLoad`] when the model cannot be loaded.
     pub fn preload_model(&self) -> Result<bool, IndexError> {
         Ok(self.model()?.is_some())
+    }
+
+    /// Documents a batch indexes at once when [`BatchOptions::jobs`] is 0: one thread budget,
+    /// so the cores the model's threads leave free (all cores without a model), at least 1.
+    ///
+    /// # Errors
+    /// [`IndexError::ModelLoad`] when the thread count is invalid (0, or a bad
+    /// `NANOINDEX_THREADS`).
+    pub fn default_jobs(&self) -> Result<usize, IndexError> {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let model_threads = match &self.config.llm {
+            None => 0,
+            Some(spec) => llm::thread_count(self.config.llm_options.threads).map_err(|e| {
+                IndexError::ModelLoad {
+                    spec: spec.clone(),
+                    reason: e.to_string(),
+                }
+            })?,
+        };
+        Ok(cores.saturating_sub(model_threads).max(1))
+    }
+
+    /// Prepares the PDF or tree JSON at `path` for questions: a file that starts with `{`
+    /// is a tree written by `index` ([`NanoIndex::prepare_tree`]), anything else a PDF
+    /// ([`NanoIndex::prepare_pdf`]). With [`Config::dense`] the passages are embedded by
+    /// the engine's embedding model (loaded once); [`Config::cache`] is the cache.
+    /// `progress` receives one-line status messages, including why dense retrieval is off.
+    ///
+    /// # Errors
+    /// As [`NanoIndex::prepare_pdf`] and [`NanoIndex::prepare_tree`].
+    pub fn prepare(
+        &self,
+        path: &Path,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Prepared, IndexError> {
+        let embedder = self.embedder(progress);
+        let cache = self.config.cache.as_deref();
+        let mut head = [0_u8; 64];
+        let read = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .map_err(|source| IndexError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let is_tree = head[..read]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|&b| b == b'{');
+        if is_tree {
+            self.prepare_tree(path, embedder, cache, progress)
+        } else {
+            self.prepare_pdf(path, embedder, cache, progress)
+        }
+    }
+
+    /// Answers `question` about a document from [`NanoIndex::prepare`] with the engine's
+    /// model ([`Config::llm`], loaded once and shared with indexing) and, for dense
+    /// retrieval, its embedding model. `on_draft` receives the draft as the model writes it
+    /// (what is returned is the verified answer; see [`ask::ask`]).
+    ///
+    /// # Errors
+    /// [`IndexError::ModelLoad`] when [`Config::llm`] is `None` or the model cannot be
+    /// loaded; [`IndexError::Ask`] when the question is empty, the model fails or the PDF
+    /// cannot be opened to verify quotes.
+    pub fn ask(
+        &self,
+        prepared: &Prepared,
+        question: &str,
+        options: &AskOptions,
+        on_draft: &mut dyn FnMut(&str),
+    ) -> Result<nanoindex_core::Answer, IndexError> {
+        let Some(model) = self.model()? else {
+            return Err(IndexError::ModelLoad {
+                spec: String::new(),
+                reason: "the engine has no model (`Config::llm` is `None`)".into(),
+            });
+        };
+        let mut model = model.lock().unwrap_or_else(|p| p.into_inner());
+        let embedder = match self.embedder.get() {
+            Some(Ok(e)) if prepared.document.index().has_dense() => Some(e.as_ref()),
+            _ => None,
+        };
+        Ok(ask::ask(
+            &prepared.document,
+            question,
+            model.as_mut(),
+            embedder,
+            options,
+            on_draft,
+        )?)
+    }
+
+    /// The embedding model when [`Config::dense`] is set, loaded on first use; when it
+    /// cannot be loaded, `None` and one warning through `progress`.
+    fn embedder(&self, progress: &mut dyn FnMut(&str)) -> Option<&dyn Embedder> {
+        if !self.config.dense {
+            return None;
+        }
+        let mut fresh = false;
+        let loaded = self.embedder.get_or_init(|| {
+            fresh = true;
+            llm::load_embedder(None).map_err(|e| e.to_string())
+        });
+        match loaded {
+            Ok(e) => Some(e.as_ref()),
+            Err(reason) => {
+                if fresh {
+                    progress(&format!("warning: dense retrieval is off: {reason}"));
+                }
+                None
+            }
+        }
     }
 
     /// The shared model, loaded on first use; `None` when the engine has none.

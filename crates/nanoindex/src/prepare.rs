@@ -227,13 +227,19 @@ impl NanoIndex {
             Some(found) => found,
             None => {
                 progress(&format!("indexing `{}`", path.display()));
-                let indexed = self.index_bytes(&bytes, path)?;
+                // Structure only: questions never wait for summaries or model entities.
+                let mut tree = self.structure(&bytes, path)?;
+                let (graph, _) = crate::enrich::enrich(&mut tree, None, &self.config.enrich, None)
+                    .map_err(|e| IndexError::Model {
+                        path: path.to_path_buf(),
+                        reason: e.to_string(),
+                    })?;
                 if let Some(d) = &dir {
                     // A cache that cannot be written only costs time next run.
-                    let _ = save_tree(&indexed.tree, d.join("tree.json"))
-                        .and_then(|()| save_graph(&indexed.graph, d.join(&graph_file)));
+                    let _ = save_tree(&tree, d.join("tree.json"))
+                        .and_then(|()| save_graph(&graph, d.join(&graph_file)));
                 }
-                (indexed.tree, indexed.graph)
+                (tree, graph)
             }
         };
         tree.extraction_metadata.source_path = Some(path.display().to_string());

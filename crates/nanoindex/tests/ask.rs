@@ -350,3 +350,67 @@ fn a_refusal_is_retried_with_keyword_search_and_junk_replies_leave_the_reader_to
     assert_cites(&answer, 4, "Delaware");
     assert_eq!(answer.trace.as_ref().unwrap()["reader"][0]["kind"], "place");
 }
+
+#[test]
+fn the_engine_prepares_by_content_and_answers_with_its_own_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("msa.pdf");
+    std::fs::write(&pdf, contract(false)).unwrap();
+    let scripted = ScriptedGenerator::new([
+        r#"{"lines": [1]}"#,
+        r#"{"answer": "The cap is $2,500,000."}"#,
+    ]);
+    let config = Config {
+        cache: Some(dir.path().join("cache")),
+        ..Config::default()
+    };
+    let engine = NanoIndex::with_generator(config, Box::new(scripted));
+    // The tree is found by its content, not its name: saved without a `.json` extension.
+    let indexed = NanoIndex::new(Config::default()).index(&pdf).unwrap();
+    let mut tree = indexed.tree;
+    tree.extraction_metadata.source_path = Some(pdf.display().to_string());
+    let tree_path = dir.path().join("msa.tree");
+    nanoindex_core::io::save_tree(&tree, &tree_path).unwrap();
+    let from_tree = engine.prepare(&tree_path, &mut |_| {}).unwrap();
+    assert!(from_tree.tree_cached, "a tree file is not indexed again");
+    let from_pdf = engine.prepare(&pdf, &mut |_| {}).unwrap();
+    assert!(
+        !from_pdf.tree_cached,
+        "the first PDF preparation indexes it"
+    );
+    assert_eq!(
+        from_tree.document.index().lines().len(),
+        from_pdf.document.index().lines().len()
+    );
+    let options = AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    };
+    let answer = engine
+        .ask(
+            &from_pdf,
+            "What is the liability cap?",
+            &options,
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_cites(&answer, 2, "2,500,000");
+    // Without a model, `ask` is a clear error.
+    let bare = NanoIndex::new(Config::default());
+    let error = bare
+        .ask(
+            &from_pdf,
+            "What is the liability cap?",
+            &options,
+            &mut |_| {},
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("the engine has no model"), "{error}");
+    // A missing file names itself.
+    let error = engine
+        .prepare(&dir.path().join("absent.pdf"), &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("absent.pdf"), "{error}");
+}
