@@ -25,7 +25,7 @@ pub struct AskArgs {
     /// Model: a `PATH.gguf` (llama.cpp), `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or
     /// `openai:MODEL@URL`; empty means the default model (SmolLM2-135M-Instruct on
     /// llama.cpp, installed by `scripts/fetch-models.sh`).
-    #[arg(long, default_value = "", env = "NANOINDEX_LLM")]
+    #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
     llm: String,
     /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
     #[arg(long)]

@@ -30,7 +30,7 @@ pub struct IndexArgs {
     no_llm: bool,
     /// Text model (`llama-cpp:PATH.gguf`, `ollama:NAME`, `openai:MODEL@URL`; empty = the
     /// default model).
-    #[arg(long, default_value = "", env = "NANOINDEX_LLM")]
+    #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
     llm: String,
     /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
     #[arg(long)]
@@ -45,7 +45,7 @@ pub struct IndexArgs {
     #[arg(long)]
     doc_description: bool,
     /// Extraction domain (default: detected from the content).
-    #[arg(long, env = "NANOINDEX_DOMAIN", value_parser = clap::builder::PossibleValuesParser::new(domain_names()))]
+    #[arg(long, env = nanoindex::core::dirs::DOMAIN_ENV, value_parser = clap::builder::PossibleValuesParser::new(domain_names()))]
     domain: Option<String>,
     /// Extra entity types for the model, comma-separated (e.g. `drug,trial_phase`).
     #[arg(long, value_delimiter = ',')]
@@ -57,17 +57,17 @@ pub struct IndexArgs {
     #[arg(long)]
     no_llm_entities: bool,
     /// Split leaves over this many estimated tokens (the split cascade).
-    #[arg(long, env = "NANOINDEX_SPLIT_TOKENS", default_value_t = nanoindex_tree_default_split())]
+    #[arg(long, env = nanoindex::core::dirs::SPLIT_TOKENS_ENV, default_value_t = nanoindex_tree_default_split())]
     split_tokens: usize,
     /// Keep oversized leaves whole.
     #[arg(long)]
     no_split: bool,
     /// Model requests decoded together (sequences per batch).
-    #[arg(long, env = "NANOINDEX_BATCH_SIZE", default_value_t = 8)]
+    #[arg(long, env = nanoindex::core::dirs::BATCH_SIZE_ENV, default_value_t = 8)]
     batch_size: usize,
     /// Documents indexed at once (default: the cores the model's threads leave free, at
     /// least 1). The model serves one document at a time.
-    #[arg(long, short = 'j', env = "NANOINDEX_JOBS", default_value_t = 0)]
+    #[arg(long, short = 'j', env = nanoindex::core::dirs::JOBS_ENV, default_value_t = 0)]
     jobs: usize,
     /// Index only shard K of N (0-based) of the inputs sorted by path, e.g. `--shard
     /// $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`.

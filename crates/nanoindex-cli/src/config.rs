@@ -17,32 +17,20 @@
 //! domain = "sec_10k"                                         # NANOINDEX_DOMAIN (index)
 //! ```
 
-use std::path::PathBuf;
-
 use anyhow::{bail, Context};
+use nanoindex::core::dirs;
 
 /// Keys of the file and the environment variables they stand for.
 const KEYS: &[(&str, &str)] = &[
-    ("llm", "NANOINDEX_LLM"),
-    ("threads", "NANOINDEX_THREADS"),
-    ("models", "NANOINDEX_MODELS"),
-    ("cache", "NANOINDEX_CACHE"),
-    ("jobs", "NANOINDEX_JOBS"),
-    ("batch_size", "NANOINDEX_BATCH_SIZE"),
-    ("split_tokens", "NANOINDEX_SPLIT_TOKENS"),
-    ("domain", "NANOINDEX_DOMAIN"),
+    ("llm", dirs::LLM_ENV),
+    ("threads", dirs::THREADS_ENV),
+    ("models", dirs::MODELS_ENV),
+    ("cache", dirs::CACHE_ENV),
+    ("jobs", dirs::JOBS_ENV),
+    ("batch_size", dirs::BATCH_SIZE_ENV),
+    ("split_tokens", dirs::SPLIT_TOKENS_ENV),
+    ("domain", dirs::DOMAIN_ENV),
 ];
-
-/// Where the file is looked for.
-fn path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NANOINDEX_CONFIG") {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("nanoindex").join("config.toml"))
-}
 
 /// Reads the configuration file, if there is one, and sets the environment variables its
 /// keys stand for where the environment leaves them unset.
@@ -52,10 +40,10 @@ fn path() -> Option<PathBuf> {
 /// When the file exists but cannot be read, is not TOML, has an unknown key, or a value
 /// that is not a string, an integer or a boolean; the message names the file.
 pub fn apply() -> anyhow::Result<()> {
-    let Some(path) = path() else {
+    let Some(path) = dirs::config_file() else {
         return Ok(());
     };
-    let explicit = std::env::var_os("NANOINDEX_CONFIG").is_some();
+    let explicit = std::env::var_os(dirs::CONFIG_ENV).is_some();
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => return Ok(()),

@@ -9,6 +9,7 @@
 //! This crate does no I/O beyond reading and writing its own JSON files.
 
 pub mod answer;
+pub mod dirs;
 pub mod error;
 pub mod extract;
 pub mod graph;

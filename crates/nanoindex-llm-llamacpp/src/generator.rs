@@ -58,7 +58,7 @@ fn backend() -> Result<&'static LlamaBackend> {
     BACKEND
         .get_or_init(|| {
             let mut backend = LlamaBackend::init().map_err(|error| error.to_string())?;
-            if std::env::var_os("NANOINDEX_LLAMA_LOG").is_none() {
+            if std::env::var_os(nanoindex_llm::LLAMA_LOG_ENV).is_none() {
                 backend.void_logs();
             }
             Ok(backend)

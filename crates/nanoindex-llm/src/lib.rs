@@ -24,6 +24,7 @@ pub use models::{
     default_models_dir, models_dir_from, ModelEntry, ModelFile, ModelFileStatus, ModelManifest,
     DEFAULT_EMBEDDING_MODEL, DEFAULT_TEXT_MODEL, MODELS_DIR_ENV, THREADS_ENV,
 };
+pub use nanoindex_core::dirs::{LLAMA_LOG_ENV, LLM_ENV};
 pub use scripted::ScriptedGenerator;
 pub use spec::BackendSpec;
 pub use stream::{StreamEvent, TextStream};

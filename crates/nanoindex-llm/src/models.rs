@@ -9,10 +9,10 @@ use sha2::{Digest, Sha256};
 use crate::{LlmError, Result};
 
 /// Environment variable that overrides the models directory.
-pub const MODELS_DIR_ENV: &str = "NANOINDEX_MODELS";
+pub const MODELS_DIR_ENV: &str = nanoindex_core::dirs::MODELS_ENV;
 
 /// Environment variable with the number of CPU threads a backend may use.
-pub const THREADS_ENV: &str = "NANOINDEX_THREADS";
+pub const THREADS_ENV: &str = nanoindex_core::dirs::THREADS_ENV;
 
 /// Manifest name of the default text model (SmolLM2-135M-Instruct Q4_1).
 pub const DEFAULT_TEXT_MODEL: &str = "smollm2-135m-instruct-q4_1";
@@ -46,14 +46,11 @@ pub fn models_dir_from(
     xdg_cache_home: Option<PathBuf>,
     home: Option<PathBuf>,
 ) -> Option<PathBuf> {
-    let set = |value: Option<PathBuf>| value.filter(|path| !path.as_os_str().is_empty());
-    if let Some(dir) = set(models_env) {
+    if let Some(dir) = models_env.filter(|path| !path.as_os_str().is_empty()) {
         return Some(dir);
     }
-    if let Some(cache) = set(xdg_cache_home) {
-        return Some(cache.join("nanoindex").join("models"));
-    }
-    set(home).map(|home| home.join(".cache").join("nanoindex").join("models"))
+    nanoindex_core::dirs::cache_dir_from(xdg_cache_home.map(Into::into), home.map(Into::into))
+        .map(|cache| cache.join("models"))
 }
 
 /// The manifest of known models (`models/models.toml`).

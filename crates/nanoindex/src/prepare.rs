@@ -30,20 +30,13 @@ pub const GRAPH_REVISION: u32 = 2;
 pub const TREE_REVISION: u32 = 2;
 
 /// Environment variable that overrides the cache directory.
-pub const CACHE_DIR_ENV: &str = "NANOINDEX_CACHE";
+pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;
 
 /// The cache directory: `NANOINDEX_CACHE`, else `$XDG_CACHE_HOME/nanoindex`, else
 /// `$HOME/.cache/nanoindex`; `None` when none is set.
 #[must_use]
 pub fn cache_root() -> Option<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    var(CACHE_DIR_ENV)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("nanoindex")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache").join("nanoindex")))
+    nanoindex_core::dirs::cache_dir_or(CACHE_DIR_ENV, None)
 }
 
 /// A document ready for questions and where it came from.
