@@ -219,7 +219,12 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         split_tokens: (!args.no_split).then_some(args.split_tokens),
         summaries: args.summaries || !args.no_summaries,
         doc_description: args.doc_description,
-        domain: args.domain.clone(),
+        domain: args
+            .domain
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
         entity_types: args.entity_types.clone(),
         relation_types: args.relation_types.clone(),
         llm_entities: !args.no_llm_entities,

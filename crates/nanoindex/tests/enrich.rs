@@ -218,7 +218,7 @@ fn contract_and_filing_entities_point_at_their_nodes() {
         Config {
             enrich: EnrichOptions {
                 summaries: false,
-                domain: Some("legal_contract".into()),
+                domain: Some("legal_contract".parse().unwrap()),
                 entity_types: vec!["Service Line".into()],
                 relation_types: vec!["provides".into()],
                 ..EnrichOptions::default()

@@ -139,6 +139,52 @@ pub const DOMAINS: &[DomainPreset] = &[
     },
 ];
 
+/// A known extraction domain: one of [`DOMAINS`], so that a misspelt name is an error where
+/// it is given (`"sec10k".parse::<Domain>()`), never a silent fall-back to `generic`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Domain(&'static DomainPreset);
+
+impl Domain {
+    /// The domain for any document (the last preset).
+    #[must_use]
+    pub fn generic() -> Domain {
+        Domain(&DOMAINS[DOMAINS.len() - 1])
+    }
+
+    /// The name as `--domain` takes it (`sec_10k`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The domain's entity and relationship types and focus.
+    #[must_use]
+    pub fn preset(self) -> &'static DomainPreset {
+        self.0
+    }
+}
+
+impl std::str::FromStr for Domain {
+    type Err = String;
+
+    /// # Errors
+    /// A message naming the unknown domain and the known ones.
+    fn from_str(s: &str) -> Result<Self, String> {
+        preset(s).map(Domain).ok_or_else(|| {
+            format!(
+                "unknown domain `{s}` (expected one of: {})",
+                domain_names().join(", ")
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for Domain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The preset called `name`, if there is one.
 pub fn preset(name: &str) -> Option<&'static DomainPreset> {
     DOMAINS.iter().find(|d| d.name == name)
@@ -191,6 +237,18 @@ mod tests {
         ] {
             assert!(preset(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn unknown_domains_are_errors_naming_the_known_ones() {
+        let error = "sec10k".parse::<Domain>().unwrap_err();
+        assert!(error.contains("unknown domain `sec10k`"), "{error}");
+        assert!(error.contains("sec_10k"), "{error}");
+        assert_eq!(
+            "legal_contract".parse::<Domain>().unwrap().name(),
+            "legal_contract"
+        );
+        assert_eq!(Domain::generic().name(), "generic");
     }
 
     #[test]

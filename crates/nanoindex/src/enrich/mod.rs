@@ -38,8 +38,8 @@ pub struct EnrichOptions {
     /// Write a one-sentence document description (needs a model).
     pub doc_description: bool,
     /// Extraction domain (see [`domain::DOMAINS`]); `None`: the domain detected from the
-    /// content (the tree's `domain`), else `generic`.
-    pub domain: Option<String>,
+    /// content (the tree's `domain`, when it is a known one), else `generic`.
+    pub domain: Option<domain::Domain>,
     /// Extra entity types for the model, beyond the domain's.
     pub entity_types: Vec<String>,
     /// Extra relationship types for the model, beyond the domain's.
@@ -321,12 +321,11 @@ pub fn enrich(
     let mut graph = nanoindex_graph::build_graph(tree);
     timed(Stage::Graph, started, &mut report);
 
-    let domain_name = options
+    let chosen = options
         .domain
-        .clone()
-        .or_else(|| tree.domain.clone())
-        .filter(|d| domain::preset(d).is_some())
-        .unwrap_or_else(|| "generic".to_string());
+        .or_else(|| tree.domain.as_deref().and_then(|d| d.parse().ok()))
+        .unwrap_or_else(domain::Domain::generic);
+    let domain_name = chosen.name().to_string();
     report.domain = domain_name.clone();
     if let Some(calls) = calls.as_mut() {
         if options.summaries {
@@ -351,7 +350,7 @@ pub fn enrich(
         if options.llm_entities {
             let started = Instant::now();
             calls.start_stage(Stage::Entities);
-            let preset = domain::preset(&domain_name).unwrap_or(&domain::DOMAINS[0]);
+            let preset = chosen.preset();
             let (entity_types, relation_types) =
                 domain::types_for(preset, &options.entity_types, &options.relation_types);
             let nodes: Vec<&nanoindex_core::TreeNode> = tree.iter_nodes().collect();
