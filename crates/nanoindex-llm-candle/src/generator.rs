@@ -8,8 +8,8 @@ use std::time::Instant;
 use candle_core::Device;
 use llguidance::Matcher;
 use nanoindex_llm::{
-    GenerateRequest, Generation, LlmError, ModelInfo, Result, StopReason, StreamEvent,
-    TextGenerator, TextStream, TokenControl,
+    decode, DecodeSteps, GenerateRequest, Generation, LlmError, ModelInfo, Result, TextGenerator,
+    TokenControl,
 };
 
 use crate::constraint::Constraints;
@@ -586,7 +586,7 @@ impl TextGenerator for CandleGenerator {
             Some(schema) => Some(self.constraints()?.json_matcher(schema)?),
             None => None,
         };
-        let mut sampler = Sampler::new(request, matcher)?;
+        let sampler = Sampler::new(request, matcher)?;
 
         // Reuse the cached prefix; at least the last prompt token is evaluated again so that
         // its logits exist.
@@ -601,65 +601,69 @@ impl TextGenerator for CandleGenerator {
         self.cached_tokens.truncate(reused);
 
         let prefill_start = Instant::now();
-        let mut logits = self.prefill(&tokens[reused..])?;
+        let logits = self.prefill(&tokens[reused..])?;
         let prefill_ms = elapsed_ms(prefill_start);
 
         let decode_start = Instant::now();
-        let n_ctx = self.info.context_length_used as usize;
-        let mut stream = TextStream::new(request.stop.clone());
-        let mut generated: Vec<u32> = Vec::new();
-        let stop_reason = loop {
-            if generated.len() >= request.max_tokens as usize {
-                break StopReason::MaxTokens;
-            }
-            let digits_capped = sampler.matcher.is_some() && number_digits_capped(stream.text());
-            let token = match sampler.choose(&mut logits, &self.tokenizer, digits_capped)? {
-                Choice::End => break StopReason::EndOfGeneration,
-                Choice::Token(token) => token,
-            };
-            generated.push(token);
-            match stream.push(self.tokenizer.piece(token)) {
-                StreamEvent::Stopped(text) => {
-                    if !text.is_empty() {
-                        on_token(&text);
-                    }
-                    break StopReason::StopString;
-                }
-                StreamEvent::Text(text) => {
-                    if !text.is_empty() && on_token(&text) == TokenControl::Stop {
-                        break StopReason::Callback;
-                    }
-                }
-            }
-            if sampler.finished() {
-                break StopReason::EndOfGeneration;
-            }
-            if generated.len() >= request.max_tokens as usize {
-                break StopReason::MaxTokens;
-            }
-            if self.cached_tokens.len() + 1 >= n_ctx {
-                break StopReason::ContextFull;
-            }
-            logits = self.prefill(&[token])?;
-        };
-        // After the callback said stop, the held-back tail is dropped so that the text equals
-        // what was streamed.
-        if stop_reason != StopReason::Callback {
-            let rest = stream.finish();
-            if !rest.is_empty() {
-                on_token(&rest);
-            }
-        }
+        let decoded = decode(
+            request,
+            &mut Steps {
+                generator: self,
+                sampler,
+                logits,
+            },
+            on_token,
+        )?;
         Ok(Generation {
-            text: stream.text().to_string(),
-            n_completion_tokens: count(generated.len()),
-            tokens: generated,
+            text: decoded.text,
+            n_completion_tokens: count(decoded.tokens.len()),
+            tokens: decoded.tokens,
             n_prompt_tokens: count(tokens.len()),
             n_cached_prompt_tokens: count(reused),
             prefill_ms,
             decode_ms: elapsed_ms(decode_start),
-            stop_reason,
+            stop_reason: decoded.stop_reason,
         })
+    }
+}
+
+/// candle's steps of the shared decode loop: the sampler (with its JSON matcher) over the
+/// current logits, one forward pass per token.
+struct Steps<'g> {
+    generator: &'g mut CandleGenerator,
+    sampler: Sampler,
+    logits: Vec<f32>,
+}
+
+impl DecodeSteps for Steps<'_> {
+    fn choose(&mut self, text: &str) -> Result<Option<u32>> {
+        let digits_capped = self.sampler.matcher.is_some() && number_digits_capped(text);
+        Ok(
+            match self
+                .sampler
+                .choose(&mut self.logits, &self.generator.tokenizer, digits_capped)?
+            {
+                Choice::End => None,
+                Choice::Token(token) => Some(token),
+            },
+        )
+    }
+
+    fn piece(&self, token: u32) -> Vec<u8> {
+        self.generator.tokenizer.piece(token).to_vec()
+    }
+
+    fn finished(&self) -> bool {
+        self.sampler.finished()
+    }
+
+    fn context_full(&self) -> bool {
+        self.generator.cached_tokens.len() + 1 >= self.generator.info.context_length_used as usize
+    }
+
+    fn advance(&mut self, token: u32) -> Result<()> {
+        self.logits = self.generator.prefill(&[token])?;
+        Ok(())
     }
 }
 

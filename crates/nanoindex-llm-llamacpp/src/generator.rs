@@ -16,8 +16,8 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
 use nanoindex_llm::{
-    GenerateRequest, Generation, LlmError, ModelInfo, Result, StopReason, StreamEvent,
-    TextGenerator, TextStream, TokenControl,
+    decode, DecodeSteps, GenerateRequest, Generation, LlmError, ModelInfo, Result, StopReason,
+    StreamEvent, TextGenerator, TextStream, TokenControl,
 };
 
 /// Settings for loading a model with llama.cpp.
@@ -323,6 +323,49 @@ impl LlamaCppGenerator {
     }
 }
 
+/// llama.cpp's steps of the shared decode loop: the chooser over the logits of the last
+/// decode, one single-token batch per token.
+struct Steps<'g, 'm> {
+    generator: &'g mut LlamaCppGenerator,
+    chooser: Chooser,
+    batch: LlamaBatch<'m>,
+    /// Output index of the last token's logits in the previous batch (`-1`: the last).
+    logits_idx: i32,
+}
+
+impl DecodeSteps for Steps<'_, '_> {
+    fn choose(&mut self, _text: &str) -> Result<Option<u32>> {
+        let token = self
+            .chooser
+            .choose(&self.generator.context, self.logits_idx)?;
+        Ok((!self.generator.is_end_of_generation(token)).then(|| token_id(token)))
+    }
+
+    fn piece(&self, token: u32) -> Vec<u8> {
+        self.generator.piece(LlamaToken(token_i32(token)))
+    }
+
+    fn context_full(&self) -> bool {
+        self.generator.cached_tokens.len() + 1 >= self.generator.context.n_ctx() as usize
+    }
+
+    fn advance(&mut self, token: u32) -> Result<()> {
+        let token = LlamaToken(token_i32(token));
+        let at = position(self.generator.cached_tokens.len())?;
+        self.batch.clear();
+        self.batch
+            .add(token, at, &[0], true)
+            .map_err(inference_error)?;
+        if let Err(error) = self.generator.context.decode(&mut self.batch) {
+            self.generator.trim_cache(0);
+            return Err(inference_error(error));
+        }
+        self.generator.cached_tokens.push(token);
+        self.logits_idx = 0;
+        Ok(())
+    }
+}
+
 /// How the next token is chosen.
 enum Chooser {
     /// Greedy without constraint.
@@ -426,6 +469,12 @@ fn token_id(token: LlamaToken) -> u32 {
     u32::try_from(token.0).unwrap_or(0)
 }
 
+/// The llama.cpp token of an id from [`token_id`] (ids come from the vocabulary, which
+/// fits `i32`).
+fn token_i32(id: u32) -> i32 {
+    i32::try_from(id).unwrap_or(i32::MAX)
+}
+
 fn position(index: usize) -> Result<i32> {
     i32::try_from(index)
         .map_err(|_| LlmError::Inference(format!("position `{index}` out of range")))
@@ -459,7 +508,7 @@ impl TextGenerator for LlamaCppGenerator {
             return Err(LlmError::InvalidRequest("the prompt is empty".into()));
         }
         self.check_fits(tokens.len(), "the prompt")?;
-        let mut chooser = Chooser::new(self, request)?;
+        let chooser = Chooser::new(self, request)?;
 
         // Reuse the cached prefix; at least the last prompt token is evaluated again so that
         // its logits exist.
@@ -482,68 +531,25 @@ impl TextGenerator for LlamaCppGenerator {
         let prefill_ms = elapsed_ms(prefill_start);
 
         let decode_start = Instant::now();
-        let n_ctx = self.context.n_ctx() as usize;
-        let mut stream = TextStream::new(request.stop.clone());
-        let mut generated: Vec<u32> = Vec::new();
-        let mut batch = LlamaBatch::new(1, 1);
-        let mut logits_idx = -1_i32; // the last token's logits in the previous batch
-        let stop_reason = loop {
-            if generated.len() >= request.max_tokens as usize {
-                break StopReason::MaxTokens;
-            }
-            let token = chooser.choose(&self.context, logits_idx)?;
-            if self.is_end_of_generation(token) {
-                break StopReason::EndOfGeneration;
-            }
-            generated.push(token_id(token));
-            let piece = self.piece(token);
-            match stream.push(&piece) {
-                StreamEvent::Stopped(text) => {
-                    if !text.is_empty() {
-                        on_token(&text);
-                    }
-                    break StopReason::StopString;
-                }
-                StreamEvent::Text(text) => {
-                    if !text.is_empty() && on_token(&text) == TokenControl::Stop {
-                        break StopReason::Callback;
-                    }
-                }
-            }
-            if generated.len() >= request.max_tokens as usize {
-                break StopReason::MaxTokens;
-            }
-            if self.cached_tokens.len() + 1 >= n_ctx {
-                break StopReason::ContextFull;
-            }
-            batch.clear();
-            batch
-                .add(token, position(self.cached_tokens.len())?, &[0], true)
-                .map_err(inference_error)?;
-            if let Err(error) = self.context.decode(&mut batch) {
-                self.trim_cache(0);
-                return Err(inference_error(error));
-            }
-            self.cached_tokens.push(token);
-            logits_idx = 0;
-        };
-        // After the callback said stop, the held-back tail is dropped so that the text equals
-        // what was streamed.
-        if stop_reason != StopReason::Callback {
-            let rest = stream.finish();
-            if !rest.is_empty() {
-                on_token(&rest);
-            }
-        }
+        let decoded = decode(
+            request,
+            &mut Steps {
+                generator: self,
+                chooser,
+                batch: LlamaBatch::new(1, 1),
+                logits_idx: -1,
+            },
+            on_token,
+        )?;
         Ok(Generation {
-            text: stream.text().to_string(),
-            n_completion_tokens: count(generated.len()),
-            tokens: generated,
+            text: decoded.text,
+            n_completion_tokens: count(decoded.tokens.len()),
+            tokens: decoded.tokens,
             n_prompt_tokens: count(tokens.len()),
             n_cached_prompt_tokens: count(reused),
             prefill_ms,
             decode_ms: elapsed_ms(decode_start),
-            stop_reason,
+            stop_reason: decoded.stop_reason,
         })
     }
 

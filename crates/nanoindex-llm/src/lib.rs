@@ -6,6 +6,7 @@
 //! [`Embedder`]; the engine crate `nanoindex` is the only place that picks one from a
 //! [`BackendSpec`].
 
+mod decode;
 mod error;
 mod generate;
 pub mod gguf;
@@ -15,6 +16,7 @@ mod spec;
 mod stream;
 mod threads;
 
+pub use decode::{decode, DecodeSteps, Decoded};
 pub use error::{LlmError, Result};
 pub use generate::{
     ChatMessage, ChatRole, Embedder, GenerateRequest, Generation, ModelInfo, StopReason,

@@ -1,0 +1,197 @@
+//! The decode loop every local backend runs, written once: choose a token, stream its text
+//! (holding back what could start a stop string), stop on the end of generation, a stop
+//! string, the caller's callback, `max_tokens`, a finished grammar or a full context, else
+//! evaluate the token and go on. A backend supplies the steps ([`DecodeSteps`]); the loop
+//! decides when to stop and what text was generated.
+
+use crate::generate::{GenerateRequest, StopReason, TokenControl};
+use crate::stream::{StreamEvent, TextStream};
+use crate::Result;
+
+/// What a backend does at each step of decoding one sequence.
+pub trait DecodeSteps {
+    /// The next token from the current logits, or `None` at the end of generation. `text` is
+    /// what has been generated so far (for constraints that look at it).
+    ///
+    /// # Errors
+    /// A sampling or grammar failure.
+    fn choose(&mut self, text: &str) -> Result<Option<u32>>;
+
+    /// The bytes `token` writes (control tokens write none).
+    fn piece(&self, token: u32) -> Vec<u8>;
+
+    /// Whether the output is complete after the tokens chosen so far (a JSON grammar that
+    /// accepts nothing more); `false` for unconstrained decoding.
+    fn finished(&self) -> bool {
+        false
+    }
+
+    /// Whether the context has no room for one more token.
+    fn context_full(&self) -> bool;
+
+    /// Evaluates `token` so that the next [`DecodeSteps::choose`] sees its logits.
+    ///
+    /// # Errors
+    /// An inference failure (the backend leaves its cache consistent).
+    fn advance(&mut self, token: u32) -> Result<()>;
+}
+
+/// What the loop produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The generated text (without a stop string and what follows it).
+    pub text: String,
+    /// The generated tokens.
+    pub tokens: Vec<u32>,
+    /// Why decoding stopped.
+    pub stop_reason: StopReason,
+}
+
+/// Decodes one sequence for `request` (its `max_tokens` and `stop` strings) with `steps`;
+/// `on_token` receives each piece of final text as it is written and may stop generation.
+/// After the callback says stop, the held-back tail is dropped, so that the text equals
+/// what was streamed.
+///
+/// # Errors
+/// The first error of [`DecodeSteps::choose`] or [`DecodeSteps::advance`].
+pub fn decode(
+    request: &GenerateRequest,
+    steps: &mut dyn DecodeSteps,
+    on_token: &mut dyn FnMut(&str) -> TokenControl,
+) -> Result<Decoded> {
+    let max_tokens = request.max_tokens as usize;
+    let mut stream = TextStream::new(request.stop.clone());
+    let mut tokens: Vec<u32> = Vec::new();
+    let stop_reason = loop {
+        if tokens.len() >= max_tokens {
+            break StopReason::MaxTokens;
+        }
+        let Some(token) = steps.choose(stream.text())? else {
+            break StopReason::EndOfGeneration;
+        };
+        tokens.push(token);
+        match stream.push(&steps.piece(token)) {
+            StreamEvent::Stopped(text) => {
+                if !text.is_empty() {
+                    on_token(&text);
+                }
+                break StopReason::StopString;
+            }
+            StreamEvent::Text(text) => {
+                if !text.is_empty() && on_token(&text) == TokenControl::Stop {
+                    break StopReason::Callback;
+                }
+            }
+        }
+        if steps.finished() {
+            break StopReason::EndOfGeneration;
+        }
+        if tokens.len() >= max_tokens {
+            break StopReason::MaxTokens;
+        }
+        if steps.context_full() {
+            break StopReason::ContextFull;
+        }
+        steps.advance(token)?;
+    };
+    if stop_reason != StopReason::Callback {
+        let rest = stream.finish();
+        if !rest.is_empty() {
+            on_token(&rest);
+        }
+    }
+    Ok(Decoded {
+        text: stream.text().to_string(),
+        tokens,
+        stop_reason,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scripted backend: writes `script` token by token (token `i` writes `script[i]`),
+    /// then ends; its context holds `room` tokens.
+    struct Script {
+        pieces: Vec<&'static str>,
+        next: usize,
+        room: usize,
+        advanced: usize,
+    }
+
+    impl DecodeSteps for Script {
+        fn choose(&mut self, _text: &str) -> Result<Option<u32>> {
+            let t = self.next;
+            self.next += 1;
+            Ok((t < self.pieces.len()).then_some(t as u32))
+        }
+        fn piece(&self, token: u32) -> Vec<u8> {
+            self.pieces[token as usize].as_bytes().to_vec()
+        }
+        fn context_full(&self) -> bool {
+            self.advanced + 1 >= self.room
+        }
+        fn advance(&mut self, _token: u32) -> Result<()> {
+            self.advanced += 1;
+            Ok(())
+        }
+    }
+
+    fn script(room: usize) -> Script {
+        Script {
+            pieces: vec!["Mon", "day", ", Tue", "sday", ", Wed"],
+            next: 0,
+            room,
+            advanced: 0,
+        }
+    }
+
+    fn run(request: &GenerateRequest, steps: &mut Script, stop_after: usize) -> (Decoded, String) {
+        let mut streamed = String::new();
+        let mut calls = 0;
+        let decoded = decode(request, steps, &mut |piece| {
+            streamed.push_str(piece);
+            calls += 1;
+            if calls == stop_after {
+                TokenControl::Stop
+            } else {
+                TokenControl::Continue
+            }
+        })
+        .unwrap();
+        (decoded, streamed)
+    }
+
+    #[test]
+    fn every_stop_reason_and_the_streamed_text_equals_the_text() {
+        let base = GenerateRequest::chat("", "days").with_max_tokens(10);
+        let (d, s) = run(&base, &mut script(100), 0);
+        assert_eq!(d.stop_reason, StopReason::EndOfGeneration);
+        assert_eq!(
+            (d.text.as_str(), s.as_str()),
+            ("Monday, Tuesday, Wed", "Monday, Tuesday, Wed")
+        );
+        let (d, _) = run(&base.clone().with_max_tokens(2), &mut script(100), 0);
+        assert_eq!(
+            (d.stop_reason, d.text.as_str()),
+            (StopReason::MaxTokens, "Monday")
+        );
+        let (d, s) = run(&base.clone().with_stop(["Tue"]), &mut script(100), 0);
+        assert_eq!(
+            (d.stop_reason, d.text.as_str()),
+            (StopReason::StopString, "Monday, ")
+        );
+        assert_eq!(s, d.text, "the stop string is never streamed");
+        let (d, s) = run(&base, &mut script(100), 1);
+        assert_eq!(d.stop_reason, StopReason::Callback);
+        assert_eq!(d.text, s);
+        let (d, _) = run(&base, &mut script(3), 0);
+        assert_eq!(
+            (d.stop_reason, d.tokens.len()),
+            (StopReason::ContextFull, 3)
+        );
+        let (d, _) = run(&base.clone().with_max_tokens(0), &mut script(100), 0);
+        assert_eq!((d.stop_reason, d.tokens.len()), (StopReason::MaxTokens, 0));
+    }
+}
