@@ -304,7 +304,13 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
                 value = -value;
             }
         }
-        let percent = text[i..].trim_start().starts_with('%');
+        // `22.4%`, and a negative change in accounting parentheses, `(2)%`.
+        let after = text[i..].trim_start();
+        let percent = after.starts_with('%')
+            || (before.ends_with('(')
+                && after
+                    .strip_prefix(')')
+                    .is_some_and(|a| a.trim_start().starts_with('%')));
         out.push(NumberMention {
             value,
             decimals,

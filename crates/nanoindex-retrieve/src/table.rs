@@ -65,17 +65,24 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
         return None;
     }
     let mentions = year_mentions(header)?;
-    let figure_count = numbers_in(row)
-        .iter()
+    // A year-like figure in a row is a year (a note's date) unless written with a thousands
+    // separator (`1,990` is an amount).
+    let all: Vec<_> = numbers_in(row)
+        .into_iter()
         .filter(|n| {
             let separated = row[n.range.clone()].contains(',');
             separated || !n.is_year()
         })
-        .count();
-    let years = if mentions.len() > distinct.len() && figure_count == mentions.len() {
-        mentions
+        .collect();
+    // Percentage columns the header does not date ("2023 2022 Change"): a row of amounts
+    // with a change after each pair has its amounts in the year columns.
+    let plain: Vec<_> = all.iter().filter(|n| !n.percent).cloned().collect();
+    let (years, figures) = if all.len() == mentions.len() && mentions.len() > distinct.len() {
+        (mentions, all)
+    } else if plain.len() < all.len() && plain.len() == mentions.len() {
+        (mentions, plain)
     } else if occurrence == 0 {
-        distinct
+        (distinct, all)
     } else {
         return None;
     };
@@ -85,15 +92,6 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
         .filter(|(_, &y)| y == year)
         .nth(occurrence)
         .map(|(i, _)| i)?;
-    // A year-like figure in a row is a year (a note's date) unless written with a thousands
-    // separator (`1,990` is an amount).
-    let figures: Vec<_> = numbers_in(row)
-        .into_iter()
-        .filter(|n| {
-            let separated = row[n.range.clone()].contains(',');
-            separated || !n.is_year()
-        })
-        .collect();
     if figures.len() < years.len() {
         return None;
     }
@@ -126,6 +124,26 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn undated_change_columns_are_skipped() {
+        // A 10-Q table with a change column after each period.
+        let header = "July 1, June 25, July 1, June 25, 2023 2022 Change 2023 2022 Change";
+        let row = "iPhone $ 39,669 $ 40,665 (2)% $ 156,778 $ 162,863 (4)%";
+        assert_eq!(read_cell_in(row, header, 2023, 0).unwrap().text, "39,669");
+        assert_eq!(read_cell_in(row, header, 2022, 0).unwrap().text, "40,665");
+        assert_eq!(read_cell_in(row, header, 2023, 1).unwrap().text, "156,778");
+        // An annual table with a percentage change.
+        let row = "Net sales 4,100 3,800 8 %";
+        assert_eq!(
+            read_cell(row, "2024 2023 Change", 2024).unwrap().text,
+            "4,100"
+        );
+        // A row of percentages keeps them.
+        let row = "Products 35.4 % 34.5 % 36.5 % 36.8 %";
+        let header = "July 1, June 25, July 1, June 25, 2023 2022 2023 2022";
+        assert_eq!(read_cell_in(row, header, 2022, 0).unwrap().text, "34.5 %");
+    }
 
     #[test]
     fn reads_the_year_column_from_the_right() {

@@ -463,3 +463,127 @@ fn who_signed_is_read_from_the_signature_block_beyond_the_best_ranked_pages() {
         "{answer:#?}"
     );
 }
+
+/// A quarterly report: a caption, a prose page whose figure belongs to another metric, and a
+/// category table under a group label with an undated change column after each period.
+fn quarterly_by_category() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 80.0, 12.0, true, "IN THE MATTER OF HARBOR MILLS, INC.")
+        .text(72.0, 100.0, 10.0, false, "Filed 11 February 2022")
+        .text(
+            72.0,
+            130.0,
+            10.0,
+            false,
+            "This quarterly report covers the three months ended July 1, 2023 and is filed with the",
+        )
+        .text(72.0, 145.0, 10.0, false, "Commission by the Company under its reporting obligations.")
+        .text(
+            72.0,
+            175.0,
+            10.0,
+            false,
+            "\u{201c}Applicable Rate\u{201d} means the prime rate published for each day of the period, plus two percent (2%).",
+        );
+    pdf.page()
+        .text(
+            72.0,
+            90.0,
+            10.0,
+            false,
+            "Flour revenue represented a higher proportion of net sales in the west region.",
+        )
+        .text(
+            72.0,
+            105.0,
+            10.0,
+            false,
+            "As of July 1, 2023, the Company had total deferred revenue of $12.2 billion.",
+        );
+    let page = pdf.page();
+    page.text(72.0, 80.0, 12.0, true, "Products Performance");
+    page.text(
+        72.0,
+        100.0,
+        9.0,
+        false,
+        "The following table shows results for the three- and nine-month periods (dollars in millions):",
+    );
+    for (x, t) in [(250.0, "Three Months Ended"), (420.0, "Nine Months Ended")] {
+        page.text(x, 118.0, 8.0, true, t);
+    }
+    let header = [
+        (240.0, "July 1,"),
+        (290.0, "June 25,"),
+        (410.0, "July 1,"),
+        (460.0, "June 25,"),
+    ];
+    for (x, t) in header {
+        page.text(x, 128.0, 8.0, true, t);
+    }
+    let years = [
+        (240.0, "2023"),
+        (290.0, "2022"),
+        (340.0, "Change"),
+        (410.0, "2023"),
+        (460.0, "2022"),
+        (510.0, "Change"),
+    ];
+    for (x, t) in years {
+        page.text(x, 138.0, 8.0, true, t);
+    }
+    page.text(72.0, 152.0, 9.0, false, "Net sales by category:");
+    let rows: [[&str; 7]; 3] = [
+        [
+            "Flour", "39,669", "40,665", "(2)%", "156,778", "162,863", "(4)%",
+        ],
+        [
+            "Oats", "6,840", "7,382", "(7)%", "21,743", "28,669", "(24)%",
+        ],
+        [
+            "Total", "46,509", "48,047", "(3)%", "178,521", "191,532", "(7)%",
+        ],
+    ];
+    for (i, row) in rows.iter().enumerate() {
+        let y = 166.0 + 12.0 * i as f32;
+        page.text(80.0, y, 9.0, false, row[0]);
+        for (x, v) in [240.0, 290.0, 340.0, 410.0, 460.0, 510.0]
+            .iter()
+            .zip(&row[1..])
+        {
+            page.text(*x, y, 9.0, false, v);
+        }
+    }
+    pdf.to_bytes()
+}
+
+#[test]
+fn group_labels_change_columns_definitions_and_captions_are_read() {
+    let (_dir, doc) = prepare(&quarterly_by_category(), "harbor-10q.pdf");
+    // The row "Flour" answers under its group label "Net sales by category:", in the
+    // quarter's 2023 column (not shifted by the change columns); the deferred-revenue
+    // sentence names no word of the metric and does not answer.
+    let answer = ask_reader(
+        &doc,
+        "What were Flour net sales for the three months ended July 1, 2023?",
+    );
+    assert!(answer.content.contains("39,669"), "{}", answer.content);
+    assert!(!answer.content.contains("12.2"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![3]);
+    // A definition labels every value of its sentence.
+    let answer = ask_reader(
+        &doc,
+        "What margin over the prime rate defines the Applicable Rate charged on late payments?",
+    );
+    assert!(answer.content.contains("2%"), "{}", answer.content);
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    // The caption names the document; the short "Filed" line answers the date.
+    let answer = ask_reader(&doc, "On what date did Harbor Mills file the matter?");
+    assert!(
+        answer.content.contains("11 February 2022"),
+        "{}",
+        answer.content
+    );
+    assert_eq!(cited_pages(&answer), vec![1]);
+}

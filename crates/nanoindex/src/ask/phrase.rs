@@ -21,6 +21,10 @@ static WHO_DID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:who|which\s+(?:justice|judge|party|person|officer|company))\s+(\w+ed|wrote|signed|delivered|filed|brought|issued|sponsors|represents|represented|leads|led)\s+(.+)$")
         .expect("pattern")
 });
+static WHEN_DID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:on\s+)?(?:what\s+date|when)\s+did\s+(.+?)\s+(file|sign|hold|pay|enter|issue|decide|grant|rule|hear|argue|begin|end|terminate|expire|close|approve|adopt|submit|vote|open|start|complete|deliver|execute|publish|announce|release|take|become|receive|commence)\b\s*(.*)$")
+        .expect("pattern")
+});
 static HOW_MANY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^how\s+many\s+(\w+)\b").expect("pattern"));
 static PARENTHESES: LazyLock<Regex> =
@@ -54,18 +58,25 @@ pub fn sentence(question: &str, value: &str) -> String {
     let q = PARENTHESES.replace_all(q, "");
     let q = q.trim();
     if let Some(c) = WHEN_PASSIVE.captures(q) {
-        let preposition = if value.chars().filter(char::is_ascii_digit).count() <= 4
-            && value.split_whitespace().count() <= 2
-        {
-            "in"
-        } else {
-            "on"
-        };
+        let preposition = preposition_for(value);
         return finish(&format!(
             "{} {} {} {preposition} {value}",
             capitalise(&c[2]),
             c[1].to_lowercase(),
             &c[3]
+        ));
+    }
+    if let Some(c) = WHEN_DID.captures(q) {
+        let rest = if c[3].trim().is_empty() {
+            String::new()
+        } else {
+            format!(" {}", c[3].trim())
+        };
+        return finish(&format!(
+            "{} {}{rest} {} {value}",
+            capitalise(c[1].trim()),
+            past_tense(&c[2].to_lowercase()),
+            preposition_for(value)
         ));
     }
     if let Some(c) = WHO_DID.captures(q) {
@@ -112,6 +123,38 @@ pub fn not_stated(question: &str) -> String {
             lowercase_first(c[2].trim())
         )),
         None => format!("The pages read do not answer \"{}?\"", q.trim()),
+    }
+}
+
+/// "in" before a month or a year (`May 2020`, `2020`), "on" before a full date.
+fn preposition_for(value: &str) -> &'static str {
+    if value.chars().filter(char::is_ascii_digit).count() <= 4
+        && value.split_whitespace().count() <= 2
+    {
+        "in"
+    } else {
+        "on"
+    }
+}
+
+/// The simple past of one of [`WHEN_DID`]'s verbs.
+fn past_tense(verb: &str) -> String {
+    let irregular = [
+        ("hold", "held"),
+        ("pay", "paid"),
+        ("hear", "heard"),
+        ("begin", "began"),
+        ("take", "took"),
+        ("become", "became"),
+        ("rule", "ruled"),
+    ];
+    if let Some((_, past)) = irregular.iter().find(|(v, _)| *v == verb) {
+        return (*past).to_string();
+    }
+    if verb.ends_with('e') {
+        format!("{verb}d")
+    } else {
+        format!("{verb}ed")
     }
 }
 
@@ -168,6 +211,17 @@ mod tests {
             "The agreement was entered into in May 2020."
         );
         assert_eq!(sentence("Governing law?", "Delaware"), "Delaware.");
+        assert_eq!(
+            sentence(
+                "On what date did the Supreme Court of North Carolina file its opinion?",
+                "11 February 2022"
+            ),
+            "The Supreme Court of North Carolina filed its opinion on 11 February 2022."
+        );
+        assert_eq!(
+            sentence("When did the company hold its annual meeting?", "May 2020"),
+            "The company held its annual meeting in May 2020."
+        );
         assert_eq!(
             not_stated("Who are the parties?"),
             "The document does not state the parties in the pages read."

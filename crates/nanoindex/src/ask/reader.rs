@@ -116,16 +116,19 @@ struct Unit {
     node_id: NodeId,
     row: bool,
     terms: Vec<String>,
-    /// The stems of the sentence before it in the same paragraph (empty for rows and first
+    /// The stems of the sentence before it in the same paragraph (empty for first
     /// sentences): the topic a sentence continues ("We evaluated … using SunSpider, the
-    /// benchmark suite. SunSpider consists of 26 … programs.").
+    /// benchmark suite. SunSpider consists of 26 … programs."). For a table row, the stems of
+    /// the group label above it, a line ending in a colon ("Net sales by category:" over
+    /// "iPhone 39,669 …"), empty when there is none.
     context: Vec<String>,
 }
 
 /// Stems a sentence stands for without writing them, by the conventions of legal documents:
 /// a signature block ("By: /s/ Jane Roe") is where a party signed or executed on its behalf;
 /// "a unanimous Court" or "7-2" is a vote; an opinion's byline ("HUDSON, Justice.") or
-/// "delivered the opinion" names who wrote it.
+/// "delivered the opinion" names who wrote it; a definition (`“Applicable Rate” means …`)
+/// defines.
 fn implied_terms(sentence: &str) -> Vec<String> {
     static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(&format!("^{}|delivered the opinion", spans::BYLINE)).expect("pattern")
@@ -134,7 +137,14 @@ fn implied_terms(sentence: &str) -> Vec<String> {
         regex::Regex::new(r"(?i)\bunanimous|\b\d\s*[-–]\s*\d\s+(?:vote|decision|majority)")
             .expect("pattern")
     });
+    static DEFINITION: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r#"^\s*[“"][^”"]{2,60}[”"]\s*,?\s*(?:shall\s+)?means?\b"#)
+            .expect("pattern")
+    });
     let mut out: Vec<&str> = Vec::new();
+    if DEFINITION.is_match(sentence) {
+        out.extend(["defin", "mean"]);
+    }
     if spans::is_signature_line(sentence) {
         out.extend(["sign", "signatori", "execut", "behalf"]);
     }
@@ -206,19 +216,26 @@ const TITLE_CHARS: usize = 80;
 /// Weight of a question term that names the document rather than the fact asked for.
 const NAMING_WEIGHT: f32 = 0.25;
 
-/// Terms that name the document: the words of its file name and of its title (the first
-/// line of its first page, when short). Questions name the document ("under the Reynolds
-/// transition services agreement", "Apple's"), while the sentence that answers rarely
-/// repeats it.
+/// Terms that name the document: the words of its file name, of its title (the first line
+/// of its first page, when short) and of the capitalised caption lines above the first
+/// paragraph of that page ("IN THE SUPREME COURT OF NORTH CAROLINA", "GIFT SURPLUS, LLC …
+/// v. STATE OF NORTH CAROLINA ex rel. ROY A. COOPER"). Questions name the document ("under
+/// the Reynolds transition services agreement", "Apple's"), while the sentence that answers
+/// rarely repeats it.
 fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
     let mut out: HashSet<String> = stems(&input.doc_name.replace(['-', '_'], " "))
         .into_iter()
         .collect();
     let first_page = input.index.lines().first().map_or(1, |l| l.page_no);
-    if let Some(&id) = input.index.page_line_ids(first_page).first() {
-        let title = &input.index.lines()[id].text;
-        if title.len() <= TITLE_CHARS {
-            out.extend(stems(title));
+    for (i, &id) in input.index.page_line_ids(first_page).iter().enumerate() {
+        let text = &input.index.lines()[id].text;
+        if text.len() > TITLE_CHARS {
+            break;
+        }
+        let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
+        let upper = letters.iter().filter(|c| c.is_uppercase()).count();
+        if i == 0 || (letters.len() >= 4 && upper * 10 >= letters.len() * 7) {
+            out.extend(stems(text));
         }
     }
     out
@@ -287,6 +304,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
     for &page in input.pages {
         let ids = input.index.page_line_ids(page);
         let mut i = 0;
+        // The stems of the last line ending in a colon, while only rows have followed it.
+        let mut group: Vec<String> = Vec::new();
         while i < ids.len() {
             let id = ids[i];
             let line = &lines[id];
@@ -304,7 +323,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     node_id,
                     row: true,
                     terms: input.index.line_terms(id).iter().map(|t| stem(t)).collect(),
-                    context: Vec::new(),
+                    context: group.clone(),
                 });
                 i += 1;
                 continue;
@@ -338,6 +357,14 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     .rev()
                     .find(|(s, _)| *s <= offset)
                     .map_or(ids[i], |(_, id)| *id)
+            };
+            group = if text.trim_end().ends_with(':') {
+                sentences(&text)
+                    .last()
+                    .map(|r| stems(&text[r.clone()]))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
             };
             let mut previous: Vec<String> = Vec::new();
             for range in sentences(&text) {
@@ -700,9 +727,15 @@ fn span_candidates(
             }
         };
         // For a figure, half the sentence's coverage is the metric's own, in the figure's own
-        // sentence.
+        // sentence; a figure whose sentence names none of the metric's words is another
+        // metric's ("total deferred revenue of $12.2 billion" after a sentence about iPhone
+        // net sales).
+        let own_metric = coverage(&metric_weights, &unit.terms);
+        if figures && !metric_weights.is_empty() && own_metric <= 0.0 {
+            continue;
+        }
         let matched = if figures && !metric_weights.is_empty() {
-            0.5 * cov + 0.5 * coverage(&metric_weights, &unit.terms)
+            0.5 * cov + 0.5 * own_metric
         } else {
             cov
         };
@@ -806,7 +839,8 @@ const DEFINED_TERM_REACH: usize = 80;
 
 /// Whether a quoted term near the span (`February 4, 2020 (the “Commencement Date”)`,
 /// `“Servicing Fee Rate” means 0.75%`) holds a question term: a contract's own label for the
-/// value, the strongest sign that the span is what the question names.
+/// value, the strongest sign that the span is what the question names. A definition that
+/// opens its sentence (`“Applicable Rate” means …`) labels every value of the sentence.
 fn names_defined_term(
     weights: &[(String, f32)],
     sentence: &str,
@@ -817,14 +851,26 @@ fn names_defined_term(
     });
     QUOTED.captures_iter(sentence).any(|c| {
         let Some(m) = c.get(1) else { return false };
-        let near = m.start() <= span.end + DEFINED_TERM_REACH
-            && span.start <= m.end() + DEFINED_TERM_REACH;
+        // A definition ("“Applicable Rate” means … plus two percent (2%)") labels every
+        // value of its sentence.
+        let defines_sentence = sentence[..m.start()]
+            .trim_start_matches([' ', '“', '"'])
+            .is_empty()
+            && sentence[m.end()..]
+                .trim_start_matches(['”', '"', ' ', ','])
+                .to_lowercase()
+                .starts_with("mean");
+        let near = defines_sentence
+            || (m.start() <= span.end + DEFINED_TERM_REACH
+                && span.start <= m.end() + DEFINED_TERM_REACH);
         let terms = stems(m.as_str());
-        // A full-weight question term (not one naming the document, not an expansion).
+        // A full-weight question term (not one naming the document, not an expansion); for a
+        // definition, any question term in the defined term.
         let strongest = weights.iter().map(|(_, w)| *w).fold(0.0_f32, f32::max);
+        let least = if defines_sentence { 0.2 } else { 0.5 };
         near && weights
             .iter()
-            .any(|(t, w)| terms.contains(t) && *w >= 0.5 * strongest)
+            .any(|(t, w)| terms.contains(t) && *w >= least * strongest)
     })
 }
 
@@ -1130,7 +1176,13 @@ fn cell_candidates(
             .filter(|t| expansions.contains(*t))
             .count() as f32
             / specific.max(1) as f32;
-        let own = coverage(&label_weights, &label_terms);
+        // The label's words, or (at the context weight) with its group label's.
+        let own = coverage(&label_weights, &label_terms).max(
+            CONTEXT_WEIGHT
+                * coverage_by(&label_weights, |t| {
+                    label_terms.contains(t) || unit.context.contains(t)
+                }),
+        );
         let cov = if expansion_share > 0.0 {
             own.max(0.8 * expansion_share + 0.2 * own)
         } else {
