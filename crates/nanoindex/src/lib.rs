@@ -16,6 +16,25 @@
 //!     println!("{} {} pp. {}-{}", node.node_id, node.title, node.start_index, node.end_index);
 //! }
 //! ```
+//!
+//! Questions go through the same engine: [`NanoIndex::prepare`] (a PDF or a saved tree,
+//! structure only, cached) then [`NanoIndex::ask`] with the model [`Config::llm`] names
+//! (`""` is the default local model):
+//!
+//! ```no_run
+//! use nanoindex::{cache_root, AskOptions, Config, NanoIndex};
+//! let engine = NanoIndex::new(Config {
+//!     llm: Some(String::new()),
+//!     dense: true,
+//!     cache: cache_root(),
+//!     ..Config::default()
+//! });
+//! let doc = engine.prepare("contract.pdf".as_ref(), &mut |m| eprintln!("{m}")).unwrap();
+//! let answer = engine
+//!     .ask(&doc, "What is the liability cap?", &AskOptions::default(), &mut |_| {})
+//!     .unwrap();
+//! println!("{}", answer.content);
+//! ```
 
 pub mod ask;
 mod batch;

@@ -249,8 +249,38 @@ impl Session<'_> {
                 pages.insert(1.min(pages.len()), p);
             }
         }
+        // Front matter (authors, the venue, the filing date, the caption) stands on the first
+        // page, whose words rarely match the question's.
+        let first = self.doc.index.lines().first().map(|l| l.page_no);
+        if n > 2 && asks_front_matter(&self.query.question) {
+            if let Some(p) = first.filter(|p| !pages.contains(p)) {
+                pages.truncate(n - 1);
+                pages.insert(2.min(pages.len()), p);
+            }
+        }
         pages
     }
+}
+
+/// Whether the question asks what a document's front matter states: its authors, the
+/// conference or journal it appeared in, when it was filed or dated, its docket number.
+pub(super) fn asks_front_matter(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "author",
+        "who wrote the paper",
+        "conference",
+        "journal",
+        "appeared",
+        "published in",
+        "filed",
+        "file its",
+        "docket",
+        "case number",
+        "dated",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
 }
 
 /// Whether the question asks who signed or executed the document.
