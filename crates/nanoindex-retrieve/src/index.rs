@@ -640,13 +640,45 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
 }
 
 /// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
-/// `22.4%`). The one definition of a row for retrieval and the reader of `ask`.
+/// `22.4%`). The one definition of a row for retrieval and the reader of `ask`. The days and
+/// years of written dates are not figures ("… on June 29, 2020" ends a line of prose), nor is
+/// a footnote mark glued to a word ("61 days1").
 #[must_use]
 pub fn is_table_row(text: &str) -> bool {
-    numbers_in(text).len() >= 2
-        && text
-            .trim_end()
-            .ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '%')
+    let text = text.trim_end();
+    let last = text.split_whitespace().last().unwrap_or("");
+    if last.chars().any(char::is_alphabetic)
+        || !text.ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '%')
+    {
+        return false;
+    }
+    let numbers = numbers_in(text);
+    let mut figures = 0;
+    let mut day_before = false;
+    for n in &numbers {
+        let before = text[..n.range.start].trim_end();
+        let month_before = before
+            .rsplit(|c: char| !c.is_alphabetic())
+            .next()
+            .is_some_and(is_month_word);
+        let whole = n.decimals == 0 && !n.percent && n.value > 0.0;
+        let day = whole && n.value <= 31.0 && month_before;
+        let year = n.is_year() && (month_before || (day_before && before.ends_with(',')));
+        if !(day || year) {
+            figures += 1;
+        }
+        day_before = day;
+    }
+    figures >= 2
+}
+
+/// A month's name or its three-letter abbreviation, any case (`June`, `Sep`).
+fn is_month_word(word: &str) -> bool {
+    let w = word.to_lowercase();
+    w.len() >= 3
+        && crate::analysis::MONTHS
+            .iter()
+            .any(|m| *m == w || m.starts_with(&w) && w.len() == 3)
 }
 
 /// Ends with sentence punctuation (or a closing quote or parenthesis after it).
@@ -673,6 +705,25 @@ fn normalise(values: &mut [f32]) {
 mod tests {
     use super::*;
     use nanoindex_core::{assign_node_ids, CrossReference, Entity, TextPageSpan};
+
+    #[test]
+    fn rows_are_figures_not_dates_or_footnote_marks() {
+        for row in [
+            "Purchases of PP&E (1,577) (1,373) (1,420)",
+            "iPhone $ 39,669 $ 40,665 (2)% $ 156,778 $ 162,863 (4)%",
+            "Fiscal years 2024 2023",
+            "Balance at June 30, 2023 1,204 1,150",
+        ] {
+            assert!(is_table_row(row), "{row}");
+        }
+        for prose in [
+            "the district court rulings in Zepeda Rivas. Instead, on June 29, 2020",
+            "Instead, on June 29, 2020—61 days1",
+            "the briefing concludes on Aug 17, 2020",
+        ] {
+            assert!(!is_table_row(prose), "{prose}");
+        }
+    }
 
     fn node(title: &str, page: u32, text: &str) -> TreeNode {
         let mut n = TreeNode::new(title, page, page);

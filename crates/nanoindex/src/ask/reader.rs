@@ -515,27 +515,45 @@ fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> 
     found / total
 }
 
+/// Words a clause boundary counts as, between a term and the span.
+const CLAUSE_WORDS: usize = 8;
+
 /// How near the question's terms stand to the span (byte range) in the sentence: for each
-/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches.
+/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches. A term in
+/// another clause (after a semicolon, or ", and" / ", but" / ", while") counts
+/// [`CLAUSE_WORDS`] farther per boundary: in "briefing will conclude on August 17, and oral
+/// argument has been scheduled for September 15" the argument's date is the second.
 fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<usize>) -> f32 {
-    let mut words: Vec<(usize, Vec<String>)> = Vec::new();
+    // (byte offset, stems, clause number) of each word.
+    let mut words: Vec<(usize, Vec<String>, usize)> = Vec::new();
     let mut pos = 0;
+    let mut clause = 0;
+    let mut previous = "";
     for word in sentence.split_whitespace() {
         let at = sentence[pos..].find(word).map_or(pos, |i| pos + i);
-        words.push((at, stems(word)));
+        let lower = word.to_lowercase();
+        if previous.ends_with(';')
+            || (previous.ends_with(',')
+                && ["and", "but", "while", "whereas"].contains(&lower.as_str()))
+        {
+            clause += 1;
+        }
+        words.push((at, stems(word), clause));
         pos = at + word.len();
+        previous = word;
     }
     let span_word = words
         .iter()
-        .position(|(at, _)| *at >= span.start)
+        .position(|(at, _, _)| *at >= span.start)
         .unwrap_or(words.len());
+    let span_clause = words.get(span_word).map_or(clause, |w| w.2);
     let (mut got, mut total) = (0.0, 0.0);
     for (term, w) in weights {
         let nearest = words
             .iter()
             .enumerate()
-            .filter(|(_, (_, ts))| ts.contains(term))
-            .map(|(i, _)| i.abs_diff(span_word))
+            .filter(|(_, (_, ts, _))| ts.contains(term))
+            .map(|(i, (_, _, c))| i.abs_diff(span_word) + CLAUSE_WORDS * c.abs_diff(span_clause))
             .min();
         if let Some(d) = nearest {
             got += w / (1.0 + d as f32 / 4.0);
@@ -1715,6 +1733,23 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terms_in_another_clause_are_farther() {
+        let sentence = "The briefing will conclude on August 17, 2020, and oral argument has been \
+                        scheduled for September 15, 2020.";
+        let weights: Vec<(String, f32)> = ["oral", "argument", "scheduled"]
+            .iter()
+            .map(|w| (stem(w), 1.0))
+            .collect();
+        let at = |s: &str| {
+            let i = sentence.find(s).unwrap();
+            i..i + s.len()
+        };
+        let august = proximity(&weights, sentence, &at("August 17, 2020"));
+        let september = proximity(&weights, sentence, &at("September 15, 2020"));
+        assert!(september > august + 0.2, "{september} vs {august}");
+    }
 
     #[test]
     fn sentences_are_cut_at_sentence_ends_not_abbreviations() {
