@@ -587,3 +587,46 @@ fn group_labels_change_columns_definitions_and_captions_are_read() {
     );
     assert_eq!(cited_pages(&answer), vec![1]);
 }
+
+#[test]
+fn a_papers_author_list_and_venue_line_are_read_by_convention() {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 80.0, 16.0, true, "Fast Tracing for Dynamic Languages")
+        .text(
+            72.0,
+            110.0,
+            10.0,
+            false,
+            "Ana Lima*+, Bruno Costa*, Carla Dias#, Davi Rocha+",
+        )
+        .text(72.0, 140.0, 10.0, false, "Abstract")
+        .text(
+            72.0,
+            155.0,
+            9.0,
+            false,
+            "We present a tracing compiler that records hot loops and compiles them.",
+        )
+        .text(
+            72.0,
+            700.0,
+            7.0,
+            false,
+            "PLX'11, June 4-8, 2011, Toronto, Canada.",
+        );
+    pdf.page().text(
+        72.0,
+        90.0,
+        10.0,
+        false,
+        "Our evaluation compiles loops written by the authors of the benchmark suite.",
+    );
+    let (_dir, doc) = prepare(&pdf.to_bytes(), "fast-tracing.pdf");
+    let answer = ask_reader(&doc, "Who is the first author of the paper?");
+    assert!(answer.content.contains("Ana Lima"), "{}", answer.content);
+    assert!(!answer.content.contains('*'), "{}", answer.content);
+    let answer = ask_reader(&doc, "Where was the PLX 2011 conference held?");
+    assert!(answer.content.contains("Toronto, Canada"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
+}

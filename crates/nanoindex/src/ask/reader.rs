@@ -128,8 +128,22 @@ struct Unit {
 /// a signature block ("By: /s/ Jane Roe") is where a party signed or executed on its behalf;
 /// "a unanimous Court" or "7-2" is a vote; an opinion's byline ("HUDSON, Justice.") or
 /// "delivered the opinion" names who wrote it; a definition (`“Applicable Rate” means …`)
-/// defines.
+/// defines. And of papers: an author block (names separated by commas, with affiliation
+/// marks: "Andreas Gal∗+, Brendan Eich∗, …") names the authors; a venue line ("PLDI’09, June
+/// 15–20, 2009, Dublin, Ireland.") where the conference was held.
 fn implied_terms(sentence: &str) -> Vec<String> {
+    static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:\s*[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][A-Za-z'-]+[∗*†‡+#$\d]+\s*,){2,}",
+        )
+        .expect("pattern")
+    });
+    static VENUE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^[A-Z]{2,}\s?[’']\d{2},\s+[A-Z][a-z]+\.?\s+\d{1,2}\s*[–-]\s*\d{1,2},\s+\d{4},",
+        )
+        .expect("pattern")
+    });
     static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(&format!("^{}|delivered the opinion", spans::BYLINE)).expect("pattern")
     });
@@ -142,6 +156,12 @@ fn implied_terms(sentence: &str) -> Vec<String> {
             .expect("pattern")
     });
     let mut out: Vec<&str> = Vec::new();
+    if AUTHORS.is_match(sentence) {
+        out.extend(["author", "wrote", "first"]);
+    }
+    if VENUE.is_match(sentence.trim()) {
+        out.extend(["confer", "held", "venu"]);
+    }
     if DEFINITION.is_match(sentence) {
         out.extend(["defin", "mean"]);
     }

@@ -108,6 +108,8 @@ static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit)",
         ),
         compile(r"(?:Name|By|Signed):\s*/?s?/?\s*([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+)"),
+        // A paper's author list: names with affiliation marks ("Andreas Gal∗+, Brendan Eich∗").
+        compile(r"\b([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?)[∗*†‡#$+]+"),
     ]
 });
 
@@ -296,6 +298,9 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
     // Roe, M.D.") keeps only the name.
     if kind == AnswerType::Person {
         for r in &mut out {
+            // Affiliation marks of an author list ("Andreas Gal∗+") are not the name.
+            let name = sentence[r.clone()].trim_end_matches(['∗', '*', '†', '‡', '#', '$', '+']);
+            r.end = r.start + name.len();
             if let Some(comma) = sentence[r.clone()].find(',') {
                 r.end = r.start + comma;
             }
