@@ -627,6 +627,10 @@ fn a_papers_author_list_and_venue_line_are_read_by_convention() {
     assert!(answer.content.contains("Ana Lima"), "{}", answer.content);
     assert!(!answer.content.contains('*'), "{}", answer.content);
     let answer = ask_reader(&doc, "Where was the PLX 2011 conference held?");
-    assert!(answer.content.contains("Toronto, Canada"), "{}", answer.content);
+    assert!(
+        answer.content.contains("Toronto, Canada"),
+        "{}",
+        answer.content
+    );
     assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
 }
