@@ -1,36 +1,12 @@
-//! Helpers shared by the integration tests: finding the installed models, and writing tiny
+//! Helpers shared by the integration tests (installed models are found with
+//! `nanoindex_llm_conformance::model_path`): writing tiny
 //! GGUF files with random weights and a tiny byte-level BPE vocabulary.
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 use candle_core::quantized::gguf_file::{self, Value};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
-use nanoindex_llm::{default_models_dir, ModelManifest};
-
-pub const GEMMA: &str = "gemma-3-270m-q4_k_m";
-
-/// The installed file of manifest model `name`, or `None` (test skipped) outside CI.
-pub fn model_path(name: &str) -> Option<PathBuf> {
-    let manifest = ModelManifest::builtin();
-    let entry = manifest.get(name).expect("model is in the manifest");
-    let path = default_models_dir().map(|dir| entry.primary_path(&dir));
-    match path {
-        Some(path) if path.is_file() => Some(path),
-        _ => {
-            let reason = format!(
-                "model `{name}` is not installed in the models directory `{}`; run \
-                 `scripts/fetch-models.sh`",
-                default_models_dir().unwrap_or_default().display()
-            );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
-            eprintln!("skipped: {reason}");
-            None
-        }
-    }
-}
 
 /// Shape of a tiny test model.
 pub const N_EMBD: usize = 64;
