@@ -45,9 +45,26 @@ fn furniture_key(text: &str) -> String {
         .join(" ")
 }
 
+/// Whether a (folded) line states the unit of a table's figures: "(In millions)", "($ in
+/// thousands, except per share data)". Statements put it at the same place on every page,
+/// so it repeats like a running header, yet it gives every figure below it its scale.
+fn states_unit(key: &str) -> bool {
+    key.len() <= 80
+        && [
+            "in millions",
+            "in thousands",
+            "in billions",
+            "millions of",
+            "thousands of",
+        ]
+        .iter()
+        .any(|w| key.contains(w))
+}
+
 /// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page whose
 /// digit-folded text recurs in that margin on at least 3 pages (and 4 % of pages), plus bare
-/// page numbers in those margins.
+/// page numbers in those margins; a line that states a table's unit ("(In millions)") is
+/// never furniture.
 pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     let mut out = Vec::new();
     for page in &doc.pages {
@@ -86,7 +103,77 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
             || key.starts_with("page #")
             || key.len() <= 6 && key.chars().any(|c| c == '#');
         let repeats = pages_with.get(&key).map_or(0, |p| p.len()) >= threshold;
-        l.furniture = repeats || bare_number;
+        l.furniture = (repeats || bare_number) && !states_unit(&key);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nanoindex_core::extract::{PageText, TextBlock};
+
+    fn line(text: &str, y: f32) -> TextLine {
+        let bbox = RectPt {
+            x0: 40.0,
+            y0: y,
+            x1: 300.0,
+            y1: y + 8.0,
+        };
+        TextLine {
+            text: text.to_string(),
+            spans: Vec::new(),
+            bbox,
+        }
+    }
+
+    /// Statement pages under one running header, each with its unit line in the top margin.
+    fn statements(pages: u32) -> ExtractedDocument {
+        let pages: Vec<PageText> = (1..=pages)
+            .map(|page_no| PageText {
+                page_no,
+                width_pt: 612.0,
+                height_pt: 792.0,
+                rotation: 0,
+                label: None,
+                blocks: vec![TextBlock {
+                    lines: vec![
+                        line("ACME CORP ANNUAL REPORT", 20.0),
+                        line("(In millions, except per share amounts)", 60.0),
+                        line(&format!("Revenue {page_no},000 900"), 300.0),
+                    ],
+                    bbox: RectPt {
+                        x0: 40.0,
+                        y0: 20.0,
+                        x1: 300.0,
+                        y1: 308.0,
+                    },
+                }],
+                needs_ocr: false,
+            })
+            .collect();
+        ExtractedDocument {
+            page_count: pages.len() as u32,
+            pages,
+            outline: Vec::new(),
+            page_errors: Vec::new(),
+            warnings: Vec::new(),
+            copy_forbidden: false,
+        }
+    }
+
+    #[test]
+    fn running_headers_are_furniture_but_a_statements_unit_line_is_not() {
+        let doc = statements(5);
+        let flat = flatten(&doc);
+        let furniture = |text: &str| -> Vec<bool> {
+            flat.iter()
+                .filter(|l| l.line.text.starts_with(text))
+                .map(|l| l.furniture)
+                .collect()
+        };
+        assert_eq!(furniture("ACME CORP"), vec![true; 5]);
+        assert_eq!(furniture("(In millions"), vec![false; 5]);
+        assert_eq!(furniture("Revenue"), vec![false; 5]);
+    }
 }

@@ -25,9 +25,10 @@ use crate::{sha256_hex, IndexError, NanoIndex};
 /// Revision of the graph builder's output; cached graphs of other revisions are rebuilt.
 pub const GRAPH_REVISION: u32 = 2;
 
-/// Revision of the tree builder's output (2: the split cascade); it is part of the cache
-/// directory name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 2;
+/// Revision of the tree builder's output (2: the split cascade; 3: a statement's unit line
+/// such as "(In millions)" is kept as text, not dropped as a running header); it is part of
+/// the cache directory name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 3;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;

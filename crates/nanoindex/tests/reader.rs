@@ -634,3 +634,123 @@ fn a_papers_author_list_and_venue_line_are_read_by_convention() {
     );
     assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
 }
+
+/// An income statement over three years and a balance sheet with a line item and its
+/// current portion.
+fn three_years() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 120.0, 18.0, true, "Tidewater Foods, Inc.")
+        .text(72.0, 150.0, 12.0, false, "Annual Report 2024");
+    let table = |pdf: &mut PdfBuilder, title: &str, years: &[&str], rows: &[(&str, &[&str])]| {
+        let page = pdf.page();
+        page.text(72.0, 90.0, 14.0, true, title);
+        page.text(72.0, 110.0, 9.0, false, "(Dollars in millions)");
+        for (i, y) in years.iter().enumerate() {
+            page.text(330.0 + 60.0 * i as f32, 125.0, 9.0, false, y);
+        }
+        for (r, (label, cells)) in rows.iter().enumerate() {
+            let y = 145.0 + 15.0 * r as f32;
+            page.text(72.0, y, 9.0, false, label);
+            for (i, c) in cells.iter().enumerate() {
+                page.text(330.0 + 60.0 * i as f32, y, 9.0, false, c);
+            }
+        }
+    };
+    table(
+        &mut pdf,
+        "Consolidated Statements of Income",
+        &["2024", "2023", "2022"],
+        &[
+            ("Revenue", &["10,000", "9,000", "8,000"]),
+            ("Cost of sales", &["(6,000)", "(5,500)", "(5,000)"]),
+            ("Gross profit", &["4,000", "3,500", "3,000"]),
+            (
+                "Selling and administrative expenses",
+                &["2,100", "1,900", "1,700"],
+            ),
+        ],
+    );
+    table(
+        &mut pdf,
+        "Consolidated Balance Sheets",
+        &["2024", "2023"],
+        &[
+            ("Accounts payable", &["820", "790"]),
+            ("Current portion of long-term debt", &["500", "250"]),
+            ("Total current liabilities", &["1,320", "1,040"]),
+            ("Long-term debt", &["4,200", "4,700"]),
+            ("Total equity", &["6,100", "5,600"]),
+        ],
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn changes_across_periods_are_computed_from_cited_cells_with_a_verdict() {
+    let (_dir, doc) = prepare(&three_years(), "tidewater.pdf");
+
+    // A margin computed for each year, the change in percentage points, and yes or no.
+    let answer = ask_reader(
+        &doc,
+        "Has Tidewater's gross margin improved between FY2023 and FY2024?",
+    );
+    assert_eq!(kind(&answer, 0), "change");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    assert!(
+        answer.content.starts_with("Yes — the gross margin increased from 38.9% in 2023 to 40.0% in 2024 (+1.1 percentage points)."),
+        "{answer:#?}"
+    );
+    assert!(
+        answer
+            .content
+            .contains("Gross profit 3,500 / Revenue 9,000"),
+        "{answer:#?}"
+    );
+    // The two rows, each cited once for both years.
+    assert_eq!(cited_pages(&answer), [2, 2]);
+
+    // A line item's own row, not its current portion's; the verdict against the question.
+    let answer = ask_reader(
+        &doc,
+        "Has Tidewater increased its debt between FY2023 and FY2024?",
+    );
+    assert_eq!(kind(&answer, 0), "change");
+    assert!(
+        answer.content.starts_with("No — long-term debt decreased from $4,700 million in 2023 to $4,200 million in 2024 (−$500 million, −10.6%)."),
+        "{answer:#?}"
+    );
+    assert_eq!(cited_pages(&answer), [3]);
+
+    // One year named: compared with the year before it.
+    let answer = ask_reader(&doc, "Did accounts payable increase in FY2024?");
+    assert!(
+        answer.content.starts_with(
+            "Yes — accounts payable increased from $790 million in 2023 to $820 million in 2024"
+        ),
+        "{answer:#?}"
+    );
+
+    // Consistency within the band the question gives, over every year of the statement.
+    let answer = ask_reader(
+        &doc,
+        "Are Tidewater's gross margins historically consistent (not fluctuating more than roughly 2% each year)?",
+    );
+    assert!(
+        answer.content.starts_with("Yes — the gross margin was 37.5% in 2022, 38.9% in 2023, 40.0% in 2024; the widest change from one year to the next is 1.4 percentage points."),
+        "{answer:#?}"
+    );
+    let answer = ask_reader(
+        &doc,
+        "Are gross margins consistent (not fluctuating more than 1% each year)?",
+    );
+    assert!(answer.content.starts_with("No — "), "{answer:#?}");
+
+    // A named ratio whose inputs are not in the document is not answered with another row.
+    let answer = ask_reader(
+        &doc,
+        "Has Tidewater's quick ratio improved between FY2023 and FY2024?",
+    );
+    assert_ne!(kind(&answer, 0), "change");
+    assert!(!answer.content.contains("increased from"), "{answer:#?}");
+}

@@ -29,6 +29,8 @@ pub enum AnswerType {
     Reference,
     /// A definition (`"Affiliate" means …`).
     Definition,
+    /// A statement metric compared across periods (direction and size of the change).
+    Change,
     /// A yes/no question.
     YesNo,
     /// Anything else: the answer is the sentence that states it.
@@ -51,6 +53,7 @@ impl AnswerType {
             AnswerType::Place => "place",
             AnswerType::Reference => "reference",
             AnswerType::Definition => "definition",
+            AnswerType::Change => "change",
             AnswerType::YesNo => "yes_no",
             AnswerType::Text => "text",
         }
@@ -111,7 +114,8 @@ const AUXILIARIES: &[&str] = &[
 
 /// The answer type of `question` (see [`question_proper`]).
 ///
-/// Rules, first match wins: yes/no (starts with an auxiliary verb); duration ("how long",
+/// Rules, first match wins: change (a metric compared across periods, see
+/// [`super::compare`]); yes/no (starts with an auxiliary verb); duration ("how long",
 /// "how many days", "term", "notice period"); percentage; ratio (a named ratio or margin);
 /// count ("how many", a vote); date ("when", "date"); person ("who" with a role word);
 /// party ("who", "parties", "which company"); place ("governing law", "which state");
@@ -119,6 +123,18 @@ const AUXILIARIES: &[&str] = &[
 /// much", fees, statement metrics); else text.
 #[must_use]
 pub fn classify(question: &str) -> AnswerType {
+    let proper = question_proper(question);
+    let years = nanoindex_retrieve::QueryAnalysis::new(proper).years;
+    if super::compare::asked(proper, &years).is_some() {
+        return AnswerType::Change;
+    }
+    classify_wording(question)
+}
+
+/// The answer type by the question's wording alone, without the change reading (see
+/// [`classify`]): what a comparison question falls back to when no metric is read.
+#[must_use]
+pub fn classify_wording(question: &str) -> AnswerType {
     let q = question_proper(question).to_lowercase();
     let q = q.as_str();
     let first = q.split_whitespace().next().unwrap_or("");

@@ -152,6 +152,16 @@ impl Session<'_> {
                         quoted += 1;
                     }
                 }
+                AnswerType::Change => {
+                    // The reader's sentence states the change it computed from cited cells.
+                    let mut sentence = format!("{}.", best.value.trim_end_matches('.'));
+                    if let Some(computation) = &best.computation {
+                        sentence
+                            .push_str(&format!(" Computed from the statements: {computation}."));
+                    }
+                    sentences.push(sentence);
+                    cited.extend(best.cite.iter().cloned());
+                }
                 AnswerType::Definition => {
                     sentences.push(format!("Page {}: \"{}\"", best.page_no, best.quote));
                     cited.extend(best.cite.iter().cloned());

@@ -28,6 +28,7 @@ use nanoindex_retrieve::{
 use serde::{Deserialize, Serialize};
 
 use super::answer_type::{self, AnswerType};
+use super::compare;
 use super::spans;
 
 /// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
@@ -108,7 +109,7 @@ impl PartReading {
 }
 
 /// A unit of reading: one sentence of prose or one table row, on one page.
-struct Unit {
+pub(super) struct Unit {
     text: String,
     first: usize,
     last: usize,
@@ -268,9 +269,20 @@ fn read_part(
     query: &QueryAnalysis,
     naming: &HashSet<String>,
 ) -> PartReading {
-    let kind = answer_type::classify(part);
     let weights = term_weights(input.index, query, naming);
-    let mut candidates: Vec<Candidate> = match kind {
+    let mut kind = answer_type::classify(part);
+    let mut candidates = Vec::new();
+    if kind == AnswerType::Change {
+        if let Some(asked) = compare::asked(part, &query.years) {
+            candidates = compare::candidates(input, units, query, &weights, part, asked);
+        }
+        if candidates.is_empty() {
+            // No metric read for two periods: the question is read as it is worded.
+            kind = answer_type::classify_wording(part);
+        }
+    }
+    candidates.extend(match kind {
+        AnswerType::Change => Vec::new(),
         AnswerType::Ratio => ratio_candidates(input, query, part)
             .into_iter()
             .chain(cell_candidates(input, units, query, &weights, kind))
@@ -290,7 +302,7 @@ fn read_part(
         AnswerType::Definition => definition_candidates(input, units, part, &weights),
         AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
         _ => span_candidates(input, units, part, query, &weights, kind),
-    };
+    });
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
     // One candidate per value (the best-scored place that states it).
     let mut seen = HashSet::new();
@@ -1028,8 +1040,9 @@ fn sentence_candidates(
 }
 
 /// The scale a statement page states for its figures ("in millions", "(thousands)"),
-/// searched in the lines above `line` on its page, nearest first, then in the whole page.
-fn scale_of(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static str> {
+/// searched in the lines above `line` on its page, nearest first, then in the whole page,
+/// then in the titles of the page's sections.
+pub(super) fn scale_of(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static str> {
     let ids = index.page_line_ids(page);
     let pos = ids.iter().position(|&i| i == line).unwrap_or(ids.len());
     let lines = index.lines();
@@ -1073,11 +1086,17 @@ fn scale_of(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static s
         }
         None
     };
+    // A statement's "(In millions)" under its title can be part of the title (a heading
+    // node), so the titles of the page's passages are read last.
     ids[..pos]
         .iter()
         .rev()
         .find_map(|&i| find(&lines[i].text))
         .or_else(|| ids[pos..].iter().find_map(|&i| find(&lines[i].text)))
+        .or_else(|| {
+            ids.iter()
+                .find_map(|&i| find(&index.passages()[lines[i].passage].title_path))
+        })
 }
 
 /// A table row's label: its text before the first figure, without a trailing `$`, `(`,
@@ -1148,7 +1167,7 @@ pub fn format_figure(written: &str, dollars: bool, scale: Option<&str>, percent:
 
 /// Table cells: rows whose label matches the question, in the column of the question's
 /// first year (else the first column).
-fn cell_candidates(
+pub(super) fn cell_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     query: &QueryAnalysis,
@@ -1326,7 +1345,15 @@ fn cell_candidates(
                 }
             }
         };
+        // Of two labels that both spell the metric, the one with fewer words the question
+        // does not say ("Long-term debt" over "Current portion of long-term debt").
+        let own_share = label_terms
+            .iter()
+            .filter(|t| label_weights.iter().any(|(w, _)| w == *t))
+            .count() as f32
+            / label_terms.len().max(1) as f32;
         let score = 0.6 * cov * (0.5 + 0.5 * precision)
+            + 0.05 * own_share
             + 0.15 * page_rank(input, unit.page_no)
             + statement
             + if query.years.contains(&year) {
@@ -1352,7 +1379,7 @@ fn cell_candidates(
 
 /// Which of a year's columns a question asks for when a table names the year twice: 1 for
 /// the longer period ("nine months", "six months", "year to date"), else 0 (the quarter).
-fn period_occurrence(question: &str) -> usize {
+pub(super) fn period_occurrence(question: &str) -> usize {
     let lower = question.to_lowercase();
     let longer = [
         "nine months",
@@ -1394,7 +1421,7 @@ fn converted(question: &str, value: f64, scale: Option<&str>) -> Option<String> 
     Some(format!("${} {wanted}", group_thousands(&format!("{v:.2}"))))
 }
 
-fn group_thousands(number: &str) -> String {
+pub(super) fn group_thousands(number: &str) -> String {
     let (int, frac) = number.split_once('.').unwrap_or((number, ""));
     let mut out = String::new();
     for (i, c) in int.chars().enumerate() {
@@ -1413,13 +1440,30 @@ fn group_thousands(number: &str) -> String {
 /// Ratios the reader computes: name in the question, numerator and denominator row labels
 /// (each a list of label beginnings, lowercase), the numerator's subtrahend when it is a
 /// difference, its addends when it is a sum (EBITDA), and whether the result is a percentage.
-struct Formula {
-    names: &'static [&'static str],
+pub(super) struct Formula {
+    /// The names a question uses for it, lowercase.
+    pub names: &'static [&'static str],
     numerator: &'static [&'static str],
     minus: &'static [&'static str],
     plus: &'static [&'static str],
     denominator: &'static [&'static str],
     percent: bool,
+}
+
+impl Formula {
+    /// A result as the answer states it: `5.4%` for a percentage, `0.69` for a ratio.
+    pub fn show(&self, value: f64) -> String {
+        if self.percent {
+            format!("{value:.1}%")
+        } else {
+            format!("{value:.2}")
+        }
+    }
+
+    /// Whether the result is a percentage (a margin).
+    pub fn is_percent(&self) -> bool {
+        self.percent
+    }
 }
 
 const REVENUE: &[&str] = &[
@@ -1537,12 +1581,13 @@ struct Input {
 
 /// Finds the row whose label begins with one of `labels` (in that order of preference) and
 /// reads its cell for `year` (the column `occurrence`, see [`read_cell_in`]): rows of the
-/// pages read first, then of the whole document.
+/// pages read first, then of the whole document; only rows of `page` when given.
 fn find_row(
     input: &ReaderInput<'_>,
     labels: &[&str],
     year: u32,
     occurrence: usize,
+    page: Option<u32>,
 ) -> Option<Input> {
     let lines = input.index.lines();
     let read: Vec<usize> = input
@@ -1563,7 +1608,7 @@ fn find_row(
     for (scope, wanted, exact) in tries {
         for id in scope.iter().copied() {
             let text = lines[id].text.trim();
-            if !is_table_row(text) {
+            if page.is_some_and(|p| lines[id].page_no != p) || !is_table_row(text) {
                 continue;
             }
             let label_end = numbers_in(text).first().map_or(0, |n| n.range.start);
@@ -1614,13 +1659,92 @@ fn find_row(
     None
 }
 
+/// A formula computed for one year: the value, the formula with its inputs, and the rows
+/// to cite.
+pub(super) struct FormulaValue {
+    /// The result (a percentage for a margin: `5.4` for 5.4%).
+    pub value: f64,
+    /// `2015: (Operating income 305,826 + …) / Revenues 6,779,511 × 100 = 5.4%`.
+    pub formula: String,
+    /// The input rows, numerator first.
+    pub cite: Vec<Snippet>,
+}
+
+/// The formula named by `question` ("quick ratio", "gross margin"), if any.
+pub(super) fn formula_named(question: &str) -> Option<&'static Formula> {
+    let lower = question.to_lowercase();
+    FORMULAS
+        .iter()
+        .find(|f| f.names.iter().any(|n| lower.contains(n)))
+}
+
+/// Computes `formula` for `year` (the column `occurrence`, see [`read_cell_in`]) from the
+/// statement rows it names; `None` when a row or its cell is missing or the denominator is 0.
+pub(super) fn formula_value(
+    input: &ReaderInput<'_>,
+    formula: &Formula,
+    year: u32,
+    occurrence: usize,
+) -> Option<FormulaValue> {
+    let num = find_row(input, formula.numerator, year, occurrence, None)?;
+    let den = find_row(input, formula.denominator, year, occurrence, None)?;
+    if den.value == 0.0 {
+        return None;
+    }
+    // The numerator's subtrahend or addend, when the formula has one: (row, sign).
+    let adjust = if !formula.minus.is_empty() {
+        // A subtrahend is a line of the same statement (inventories on the balance sheet, not
+        // a note's held-for-sale inventories).
+        let page = Some(num.snippet.page_no);
+        Some((
+            find_row(input, formula.minus, year, occurrence, page)?,
+            -1.0,
+        ))
+    } else if !formula.plus.is_empty() {
+        Some((find_row(input, formula.plus, year, occurrence, None)?, 1.0))
+    } else {
+        None
+    };
+    let top = num.value
+        + adjust
+            .as_ref()
+            .map_or(0.0, |(a, sign)| sign * a.value.abs());
+    let mut ratio = top / den.value;
+    if formula.percent {
+        ratio *= 100.0;
+    }
+    let numerator_text = match &adjust {
+        Some((a, sign)) => format!(
+            "({} {} {} {} {})",
+            num.label,
+            num.written,
+            if *sign < 0.0 { "−" } else { "+" },
+            a.label,
+            a.written
+        ),
+        None => format!("{} {}", num.label, num.written),
+    };
+    let formula_text = format!(
+        "{year}: {numerator_text} / {} {}{} = {}",
+        den.label,
+        den.written,
+        if formula.percent { " × 100" } else { "" },
+        formula.show(ratio)
+    );
+    let mut cite = vec![num.snippet];
+    cite.extend(adjust.map(|(a, _)| a.snippet));
+    cite.push(den.snippet);
+    Some(FormulaValue {
+        value: ratio,
+        formula: formula_text,
+        cite,
+    })
+}
+
 /// Ratios named by the question, computed for each of its years (or the first column's).
 fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) -> Vec<Candidate> {
     let lower = part.to_lowercase();
-    let Some(formula) = FORMULAS
-        .iter()
-        .find(|f| f.names.iter().any(|n| lower.contains(n)))
-    else {
+    let Some(formula) = formula_named(part) else {
         return Vec::new();
     };
     let mut years = query.years.clone();
@@ -1630,76 +1754,17 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
         years = (a..=b).collect();
     }
     let occurrence = period_occurrence(&query.question);
-    let mut results: Vec<(u32, f64, String, Vec<Snippet>)> = Vec::new();
-    for &year in &years {
-        let Some(num) = find_row(input, formula.numerator, year, occurrence) else {
-            continue;
-        };
-        let Some(den) = find_row(input, formula.denominator, year, occurrence) else {
-            continue;
-        };
-        if den.value == 0.0 {
-            continue;
-        }
-        // The numerator's subtrahend or addend, when the formula has one: (row, sign).
-        let adjust = if !formula.minus.is_empty() {
-            match find_row(input, formula.minus, year, occurrence) {
-                Some(m) => Some((m, -1.0)),
-                None => continue,
-            }
-        } else if !formula.plus.is_empty() {
-            match find_row(input, formula.plus, year, occurrence) {
-                Some(p) => Some((p, 1.0)),
-                None => continue,
-            }
-        } else {
-            None
-        };
-        let top = num.value
-            + adjust
-                .as_ref()
-                .map_or(0.0, |(a, sign)| sign * a.value.abs());
-        let mut ratio = top / den.value;
-        if formula.percent {
-            ratio *= 100.0;
-        }
-        let numerator_text = match &adjust {
-            Some((a, sign)) => format!(
-                "({} {} {} {} {})",
-                num.label,
-                num.written,
-                if *sign < 0.0 { "−" } else { "+" },
-                a.label,
-                a.written
-            ),
-            None => format!("{} {}", num.label, num.written),
-        };
-        let shown = if formula.percent {
-            format!("{ratio:.1}%")
-        } else {
-            format!("{ratio:.2}")
-        };
-        let formula_text = format!(
-            "{year}: {numerator_text} / {} {}{} = {shown}",
-            den.label,
-            den.written,
-            if formula.percent { " × 100" } else { "" }
-        );
-        let mut cite = vec![num.snippet];
-        cite.extend(adjust.map(|(a, _)| a.snippet));
-        cite.push(den.snippet);
-        results.push((year, ratio, formula_text, cite));
-    }
+    let results: Vec<(u32, f64, String, Vec<Snippet>)> = years
+        .iter()
+        .filter_map(|&year| {
+            let v = formula_value(input, formula, year, occurrence)?;
+            Some((year, v.value, v.formula, v.cite))
+        })
+        .collect();
     if results.is_empty() {
         return Vec::new();
     }
-    let unit = |v: f64| {
-        if formula.percent {
-            format!("{v:.1}%")
-        } else {
-            format!("{v:.2}")
-        }
-    };
+    let unit = |v: f64| formula.show(v);
     let (value, computation) = if lower.contains("average") && results.len() > 1 {
         let mean = results.iter().map(|r| r.1).sum::<f64>() / results.len() as f64;
         let parts: Vec<String> = results.iter().map(|r| unit(r.1)).collect();

@@ -276,7 +276,11 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
             }
         }
-        AnswerType::Ratio | AnswerType::Definition | AnswerType::YesNo | AnswerType::Text => {}
+        AnswerType::Ratio
+        | AnswerType::Change
+        | AnswerType::Definition
+        | AnswerType::YesNo
+        | AnswerType::Text => {}
     }
     found.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
     let mut out: Vec<Range<usize>> = Vec::new();
