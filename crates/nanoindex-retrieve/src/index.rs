@@ -639,8 +639,12 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
     Some(years)
 }
 
+/// Words (of two letters or more) a table row may have between its first and last figure:
+/// units and marks such as "NM", "pts", "bps", "million".
+const MAX_WORDS_BETWEEN_FIGURES: usize = 3;
+
 /// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
-/// `22.4%`). The one definition of a row for retrieval and the reader of `ask`. The days and
+/// `22.4%`), with at most [`MAX_WORDS_BETWEEN_FIGURES`] words between its figures. The one definition of a row for retrieval and the reader of `ask`. The days and
 /// years of written dates are not figures ("… on June 29, 2020" ends a line of prose), nor is
 /// a footnote mark glued to a word ("61 days1").
 #[must_use]
@@ -653,6 +657,18 @@ pub fn is_table_row(text: &str) -> bool {
         return false;
     }
     let numbers = numbers_in(text);
+    // Between a row's figures stand at most a few words ("NM", "pts", a unit); a line of
+    // prose that wraps at a number has a clause there ("$1.6 billion compared to $1.5
+    // billion at the end of the fourth quarter of fiscal 2021. The $104.2").
+    if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
+        let words = text[first.range.end..last.range.start.max(first.range.end)]
+            .split_whitespace()
+            .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+            .count();
+        if words > MAX_WORDS_BETWEEN_FIGURES {
+            return false;
+        }
+    }
     let mut figures = 0;
     let mut day_before = false;
     for n in &numbers {
@@ -713,6 +729,7 @@ mod tests {
             "iPhone $ 39,669 $ 40,665 (2)% $ 156,778 $ 162,863 (4)%",
             "Fiscal years 2024 2023",
             "Balance at June 30, 2023 1,204 1,150",
+            "Comparable sales 4.2 % NM 3.1 % 2.0 %",
         ] {
             assert!(is_table_row(row), "{row}");
         }
@@ -720,6 +737,7 @@ mod tests {
             "the district court rulings in Zepeda Rivas. Instead, on June 29, 2020",
             "Instead, on June 29, 2020—61 days1",
             "the briefing concludes on Aug 17, 2020",
+            "billion compared to $1.5 billion at the end of the fourth quarter of fiscal 2021. The $104.2",
         ] {
             assert!(!is_table_row(prose), "{prose}");
         }

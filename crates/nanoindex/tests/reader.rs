@@ -754,3 +754,36 @@ fn changes_across_periods_are_computed_from_cited_cells_with_a_verdict() {
     assert_ne!(kind(&answer, 0), "change");
     assert!(!answer.content.contains("increased from"), "{answer:#?}");
 }
+
+#[test]
+fn a_cause_is_read_from_the_sentence_that_gives_it_with_the_sentence_naming_the_metric() {
+    let mut f = Flow::new();
+    f.heading(16.0, "Fourth Quarter Results");
+    f.para(&[
+        "Net sales increased 9.1% to $2.1 billion, primarily due to strong demand for",
+        "seasonal products and higher prices across all categories.",
+    ]);
+    f.heading(12.0, "Balance Sheet");
+    // Prose that wraps at a number: its first line is no table row.
+    f.para(&[
+        "Inventories at the end of the fourth quarter of fiscal 2024 totaled $1.6",
+        "billion compared to $1.5 billion at the end of fiscal 2023. The $104 million",
+        "increase was primarily due to the opening of 12 new stores and earlier receipts.",
+    ]);
+    f.para(&["Cash and cash equivalents were $737 million at the end of the year."]);
+    let (_dir, doc) = prepare(&f.bytes(), "results.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What drove the increase in inventories in fiscal 2024?",
+    );
+    assert_eq!(kind(&answer, 0), "text");
+    assert!(
+        answer.content.contains(
+            "Inventories at the end of the fourth quarter of fiscal 2024 totaled $1.6 billion \
+             compared to $1.5 billion at the end of fiscal 2023. The $104 million increase was \
+             primarily due to the opening of 12 new stores"
+        ),
+        "{answer:#?}"
+    );
+    assert_eq!(cited_pages(&answer), [1]);
+}

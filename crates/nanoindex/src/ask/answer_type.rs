@@ -112,6 +112,27 @@ const AUXILIARIES: &[&str] = &[
     "would", "shall", "should", "may", "must",
 ];
 
+/// Whether `question` asks for the cause of something ("What drove …", "Why did …", "What
+/// caused …"): its answer is the sentence that gives the cause.
+#[must_use]
+pub fn asks_cause(question: &str) -> bool {
+    let q = question_proper(question).to_lowercase();
+    q.starts_with("why ")
+        || [
+            "what drove",
+            "what caused",
+            "what factors",
+            "what led",
+            "what contributed",
+            "what were the drivers",
+            "what are the drivers",
+            "reasons for",
+            "reason for",
+        ]
+        .iter()
+        .any(|w| q.contains(w))
+}
+
 /// The answer type of `question` (see [`question_proper`]).
 ///
 /// Rules, first match wins: change (a metric compared across periods, see

@@ -475,7 +475,8 @@ fn row_series(
     let mut points = Vec::new();
     for &year in &years {
         let cell = read_cell_in(&best.quote, &header, year, occurrence)?;
-        let written = cell.text.replace(" %", "%");
+        // "(0.6)%" and "22.5 %" are shown as "0.6%" and "22.5%", the sign apart.
+        let written = cell.text.replace([' ', '(', ')'], "");
         let mut shown = reader::format_figure(&written, dollars, scale, percent);
         if cell.value < 0.0 {
             shown = format!("−{shown}");

@@ -300,6 +300,11 @@ fn read_part(
             c
         }
         AnswerType::Definition => definition_candidates(input, units, part, &weights),
+        AnswerType::Text if answer_type::asks_cause(part) => {
+            let mut c = cause_candidates(input, units, &weights);
+            c.extend(sentence_candidates(input, units, &weights));
+            c
+        }
         AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
         _ => span_candidates(input, units, part, query, &weights, kind),
     });
@@ -335,6 +340,16 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
     let mut out = Vec::new();
     for &page in input.pages {
         let ids = input.index.page_line_ids(page);
+        // A line of figures that the next line of its passage continues in lower case is
+        // prose wrapped at a number ("… fiscal 2022 totaled $1.6" / "billion compared to …").
+        let is_row = |k: usize| {
+            is_table_row(&lines[ids[k]].text)
+                && !ids.get(k + 1).is_some_and(|&n| {
+                    lines[n].passage == lines[ids[k]].passage
+                        && lines[n].text.trim_start().starts_with(char::is_lowercase)
+                        && !is_table_row(&lines[n].text)
+                })
+        };
         let mut i = 0;
         // The stems of the last line ending in a colon, while only rows have followed it.
         let mut group: Vec<String> = Vec::new();
@@ -346,7 +361,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 continue;
             }
             let node_id = input.index.passages()[line.passage].node_id.clone();
-            if is_table_row(&line.text) {
+            if is_row(i) {
                 out.push(Unit {
                     text: line.text.trim().to_string(),
                     first: id,
@@ -367,7 +382,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
             while j < ids.len() {
                 let l = &lines[ids[j]];
                 if l.passage != line.passage
-                    || is_table_row(&l.text)
+                    || is_row(j)
                     || (input.withheld)(&l.text)
                     || is_contents_line(&l.text)
                 {
@@ -1037,6 +1052,110 @@ fn sentence_candidates(
         })
         .filter(|c| c.coverage > 0.0)
         .collect()
+}
+
+/// Words that introduce the cause of a change in filings' analysis: "The increase was
+/// primarily due to …", "driven by", "as a result of".
+const CAUSE_MARKERS: &[&str] = &[
+    "due to",
+    "driven by",
+    "primarily",
+    "as a result of",
+    "attributable to",
+    "reflecting",
+    "reflects",
+    "because",
+    "resulted from",
+    "result of",
+    "owing to",
+    "led by",
+    "caused by",
+];
+
+/// Stems of the words that ask for a cause ("what drove", "what caused"); they are not
+/// words the answering sentence repeats.
+const CAUSE_QUESTION_WORDS: &[&str] = &[
+    "drove",
+    "driven",
+    "drive",
+    "drivers",
+    "cause",
+    "caused",
+    "factor",
+    "factors",
+    "led",
+    "reason",
+    "reasons",
+    "why",
+    "contributed",
+];
+
+/// Sentences that give a cause ([`CAUSE_MARKERS`]) of what the question names: the
+/// sentence's terms with the preceding sentence's (which often names the metric: "Inventories
+/// totaled $1.6 billion. The increase was primarily due to …"), quoted with that sentence
+/// when it names the metric and the cause sentence does not.
+fn cause_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    let asking: HashSet<String> = CAUSE_QUESTION_WORDS.iter().map(|w| stem(w)).collect();
+    let weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !asking.contains(t))
+        .cloned()
+        .collect();
+    let mut out = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        let lower = u.text.to_lowercase();
+        if u.row || !CAUSE_MARKERS.iter().any(|m| lower.contains(m)) {
+            continue;
+        }
+        let own = coverage(&weights, &u.terms);
+        let cov = unit_coverage(&weights, u);
+        let previous = i
+            .checked_sub(1)
+            .map(|p| &units[p])
+            .filter(|p| !p.row && p.page_no == u.page_no && p.terms == u.context);
+        // The quoted unit: the cause sentence, with the one before when that names the metric.
+        let merged;
+        let quoted = match previous {
+            Some(p) if cov > own && p.text.len() + u.text.len() < 2 * MAX_QUOTE => {
+                merged = Unit {
+                    text: format!("{} {}", p.text, u.text),
+                    first: p.first,
+                    last: u.last,
+                    page_no: u.page_no,
+                    node_id: u.node_id.clone(),
+                    row: false,
+                    terms: Vec::new(),
+                    context: Vec::new(),
+                };
+                &merged
+            }
+            _ => u,
+        };
+        let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no) + 0.1;
+        let mut snippet = snippet_of(quoted, score, None);
+        let q = if quoted.text.len() <= 2 * MAX_QUOTE {
+            quoted.text.clone()
+        } else {
+            quote(&quoted.text, None)
+        };
+        snippet.text.clone_from(&q);
+        out.push(Candidate {
+            value: q.clone(),
+            written: None,
+            quote: q,
+            page_no: u.page_no,
+            score,
+            coverage: cov,
+            cell: None,
+            computation: None,
+            cite: vec![snippet],
+        });
+    }
+    out
 }
 
 /// The scale a statement page states for its figures ("in millions", "(thousands)"),
