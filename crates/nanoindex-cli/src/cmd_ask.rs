@@ -112,26 +112,6 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(stdout, "{}", answer.content)?;
-    if !answer.citations.is_empty() {
-        writeln!(stdout, "\nSources:")?;
-        for (i, c) in answer.citations.iter().enumerate() {
-            let pages: Vec<String> = c.pages.iter().map(u32::to_string).collect();
-            let label = c
-                .page_labels
-                .as_ref()
-                .map(|l| format!(" (printed {})", l.join(", ")))
-                .unwrap_or_default();
-            writeln!(
-                stdout,
-                "  [{}] page {}{label} — {} (node {})\n      \"{}\"",
-                i + 1,
-                pages.join(", "),
-                c.title,
-                c.node_id,
-                c.quote.as_deref().unwrap_or("")
-            )?;
-        }
-    }
+    crate::output::print_answer(&mut stdout, &answer)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 mod cmd_ask;
 mod cmd_generate;
 mod cmd_index;
+mod cmd_kb;
 mod cmd_models;
 mod cmd_tree;
 mod config;
@@ -31,6 +32,9 @@ enum Command {
     Generate(cmd_generate::GenerateArgs),
     /// Show the models directory and which known models are installed.
     Models(cmd_models::ModelsArgs),
+    /// A knowledge base of many documents: add, ask across them, search, status, lint,
+    /// remove.
+    Kb(cmd_kb::KbArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -44,6 +48,7 @@ fn main() -> std::process::ExitCode {
         Command::Tree(args) => cmd_tree::run(args),
         Command::Generate(args) => cmd_generate::run(args),
         Command::Models(args) => cmd_models::run(args),
+        Command::Kb(args) => cmd_kb::run(args),
     };
     output::finish(result)
 }

@@ -1,7 +1,43 @@
-//! Turning a command's result into an exit code: errors print as `error: …`, then their
-//! causes, on stderr.
+//! What commands print: an answer with its sources on stdout, and a command's result turned
+//! into an exit code (errors print as `error: …`, then their causes, on stderr).
 
+use std::io::Write;
 use std::process::ExitCode;
+
+use nanoindex::core::Answer;
+
+/// Prints an answer and its sources: each citation's page (and printed label), document
+/// (for answers across documents), section, node and quote.
+pub fn print_answer(out: &mut impl Write, answer: &Answer) -> std::io::Result<()> {
+    writeln!(out, "{}", answer.content)?;
+    if answer.citations.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nSources:")?;
+    for (i, c) in answer.citations.iter().enumerate() {
+        let pages: Vec<String> = c.pages.iter().map(u32::to_string).collect();
+        let label = c
+            .page_labels
+            .as_ref()
+            .map(|l| format!(" (printed {})", l.join(", ")))
+            .unwrap_or_default();
+        let doc = c
+            .doc_name
+            .as_deref()
+            .map(|d| format!("{d}, "))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  [{}] {doc}page {}{label} — {} (node {})\n      \"{}\"",
+            i + 1,
+            pages.join(", "),
+            c.title,
+            c.node_id,
+            c.quote.as_deref().unwrap_or("")
+        )?;
+    }
+    Ok(())
+}
 
 /// Prints the error chain of a failed command and maps results to exit codes (0 ok, 1 a
 /// document or question failed).

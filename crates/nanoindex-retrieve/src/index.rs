@@ -289,6 +289,12 @@ impl RetrievalIndex {
         &self.lines
     }
 
+    /// The passages' dense vectors (one per passage, in order), when present.
+    #[must_use]
+    pub fn dense_vectors(&self) -> Option<&[Vec<f32>]> {
+        self.dense.as_deref()
+    }
+
     /// Whether dense vectors are present.
     #[must_use]
     pub fn has_dense(&self) -> bool {

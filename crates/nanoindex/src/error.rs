@@ -101,4 +101,17 @@ pub enum IndexError {
     /// quote verification).
     #[error(transparent)]
     Ask(#[from] crate::ask::AskError),
+    /// The knowledge base store failed.
+    #[error(transparent)]
+    Kb(#[from] nanoindex_kb::KbError),
+    /// A knowledge base document's PDF is not where it was added from, or changed since.
+    #[error("cannot read the PDF of `{doc}` at `{path}`: {reason} (move it back, or add it again with `kb add`)")]
+    KbSource {
+        /// The document.
+        doc: String,
+        /// Its recorded source path.
+        path: PathBuf,
+        /// `it is missing` or `it changed since it was added`.
+        reason: &'static str,
+    },
 }

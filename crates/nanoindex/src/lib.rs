@@ -40,6 +40,7 @@ pub mod ask;
 mod batch;
 pub mod enrich;
 mod error;
+pub mod kb;
 pub mod llm;
 mod prepare;
 
@@ -49,7 +50,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use nanoindex_core::{DocumentGraph, DocumentTree, ExtractionMetadata, FORMAT_VERSION};
 use nanoindex_llm::{Embedder, TextGenerator};
 use nanoindex_pdf::ExtractOptions;
-use sha2::{Digest, Sha256};
 
 pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
 pub use batch::{
@@ -57,7 +57,9 @@ pub use batch::{
 };
 pub use enrich::{EnrichOptions, EnrichReport, Progress, Stage};
 pub use error::IndexError;
+pub use kb::{AddReport, KbAnswer, KnowledgeBase};
 pub use nanoindex_core as core;
+pub use nanoindex_kb::sha256_hex;
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 
 /// Engine settings.
@@ -119,12 +121,6 @@ pub fn doc_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "document".to_string())
-}
-
-/// Hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl NanoIndex {

@@ -16,8 +16,8 @@ pub struct AskDocument {
     pub tree: DocumentTree,
     /// The graph.
     pub graph: DocumentGraph,
-    pub(super) pdf: Vec<u8>,
-    pub(super) pdf_name: String,
+    pub(crate) pdf: Vec<u8>,
+    pub(crate) pdf_name: String,
     pub(super) password: Option<String>,
     pub(super) index: RetrievalIndex,
     /// Passages (indices into the index's passages) holding a line addressed to a model.

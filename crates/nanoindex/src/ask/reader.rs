@@ -183,7 +183,7 @@ const CONTEXT_WEIGHT: f32 = 0.8;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
 /// with the preceding sentence's, whichever is higher.
-fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
+fn unit_coverage(weights: &Weights, unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
     if unit.context.is_empty() {
         return own;
@@ -491,7 +491,7 @@ fn term_weights(
     index: &RetrievalIndex,
     query: &QueryAnalysis,
     naming: &HashSet<String>,
-) -> Vec<(String, f32)> {
+) -> Weights {
     let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
         .into_iter()
         .collect();
@@ -513,13 +513,46 @@ fn term_weights(
             None => out.push((s, w)),
         }
     }
+    let own = out.len();
     for t in &query.expansions {
         let s = stem(t);
         if !out.iter().any(|(o, _)| *o == s) {
             out.push((s, 0.5 * index.idf(t).max(0.1)));
         }
     }
-    out
+    Weights { terms: out, own }
+}
+
+/// The question's weighted terms: its own terms first, then the metric's expansions ("net
+/// sales" for revenue), which count only where present (see [`coverage_by`]). Reads as the
+/// slice of `(stem, weight)` pairs.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Weights {
+    terms: Vec<(String, f32)>,
+    /// How many of `terms` are the question's own (the rest are expansions).
+    own: usize,
+}
+
+impl std::ops::Deref for Weights {
+    type Target = [(String, f32)];
+
+    fn deref(&self) -> &Self::Target {
+        &self.terms
+    }
+}
+
+impl Weights {
+    /// The terms that `keep` keeps, own and expansions apart as before.
+    pub(super) fn filtered(&self, keep: impl Fn(&String) -> bool) -> Weights {
+        let mut out = Weights::default();
+        for (i, (t, w)) in self.terms.iter().enumerate() {
+            if keep(t) {
+                out.own += usize::from(i < self.own);
+                out.terms.push((t.clone(), *w));
+            }
+        }
+        out
+    }
 }
 
 /// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"),
@@ -544,24 +577,30 @@ fn is_period_term(term: &str) -> bool {
 }
 
 /// IDF-weighted share of the weighted terms present in `terms`.
-fn coverage(weights: &[(String, f32)], terms: &[String]) -> f32 {
+fn coverage(weights: &Weights, terms: &[String]) -> f32 {
     coverage_by(weights, |t| terms.contains(t))
 }
 
-/// IDF-weighted share of the weighted terms for which `present` holds.
-fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> f32 {
-    let total: f32 = weights.iter().map(|(_, w)| w).sum();
+/// IDF-weighted share of the weighted terms for which `present` holds: (own terms present +
+/// expansions present) / (all own terms + expansions present). An expansion absent costs
+/// nothing, so a sentence with every word of "What was the revenue?" is fully covered
+/// whatever the metric's other names; one that says only "net sales" is partly covered.
+fn coverage_by(weights: &Weights, present: impl Fn(&String) -> bool) -> f32 {
+    let (own, expansions) = weights.terms.split_at(weights.own);
+    let sum = |terms: &[(String, f32)], only_present: bool| -> f32 {
+        terms
+            .iter()
+            .filter(|(t, _)| !only_present || present(t))
+            .map(|(_, w)| w)
+            .sum()
+    };
+    let found_expansions = sum(expansions, true);
+    let total = sum(own, false) + found_expansions;
     if total <= 0.0 {
         return 0.0;
     }
-    let found: f32 = weights
-        .iter()
-        .filter(|(t, _)| present(t))
-        .map(|(_, w)| w)
-        .sum();
-    found / total
+    (sum(own, true) + found_expansions) / total
 }
-
 /// Words a clause boundary counts as, between a term and the span.
 const CLAUSE_WORDS: usize = 8;
 
@@ -704,7 +743,7 @@ fn span_candidates(
     units: &[Unit],
     part: &str,
     query: &QueryAnalysis,
-    weights: &[(String, f32)],
+    weights: &Weights,
     kind: AnswerType,
 ) -> Vec<Candidate> {
     let noun = (kind == AnswerType::Count)
@@ -725,11 +764,7 @@ fn span_candidates(
     let lower_part = part.to_lowercase();
     // A figure's sentence must name the metric, not only the period: the question's terms
     // without its period words ("total net sales" of "… for the three months ended July 1").
-    let metric_weights: Vec<(String, f32)> = weights
-        .iter()
-        .filter(|(t, _)| !is_period_term(t))
-        .cloned()
-        .collect();
+    let metric_weights = weights.filtered(|t| !is_period_term(t));
     // A date the question names ("on August 21, 2023", "as of June 30") constrains which
     // sentence answers: one that states it gains, one that states only other dates loses.
     let asked_dates: Vec<String> = if kind == AnswerType::Date {
@@ -944,7 +979,7 @@ fn definition_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     part: &str,
-    weights: &[(String, f32)],
+    weights: &Weights,
 ) -> Vec<Candidate> {
     let term = defined_term(part);
     let mut out = Vec::new();
@@ -1027,7 +1062,7 @@ fn defined_term(part: &str) -> Option<String> {
 fn sentence_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
-    weights: &[(String, f32)],
+    weights: &Weights,
 ) -> Vec<Candidate> {
     units
         .iter()
@@ -1094,17 +1129,9 @@ const CAUSE_QUESTION_WORDS: &[&str] = &[
 /// sentence's terms with the preceding sentence's (which often names the metric: "Inventories
 /// totaled $1.6 billion. The increase was primarily due to …"), quoted with that sentence
 /// when it names the metric and the cause sentence does not.
-fn cause_candidates(
-    input: &ReaderInput<'_>,
-    units: &[Unit],
-    weights: &[(String, f32)],
-) -> Vec<Candidate> {
+fn cause_candidates(input: &ReaderInput<'_>, units: &[Unit], weights: &Weights) -> Vec<Candidate> {
     let asking: HashSet<String> = CAUSE_QUESTION_WORDS.iter().map(|w| stem(w)).collect();
-    let weights: Vec<(String, f32)> = weights
-        .iter()
-        .filter(|(t, _)| !asking.contains(t))
-        .cloned()
-        .collect();
+    let weights = weights.filtered(|t| !asking.contains(t));
     let mut out = Vec::new();
     for (i, u) in units.iter().enumerate() {
         let lower = u.text.to_lowercase();
@@ -1290,7 +1317,7 @@ pub(super) fn cell_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     query: &QueryAnalysis,
-    weights: &[(String, f32)],
+    weights: &Weights,
     kind: AnswerType,
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
@@ -1309,11 +1336,8 @@ pub(super) fn cell_candidates(
     ];
     let not_label: HashSet<String> = NOT_LABEL.iter().map(|w| stem(w)).collect();
     let own_terms: HashSet<String> = query.terms.iter().map(|t| stem(t)).collect();
-    let label_weights: Vec<(String, f32)> = weights
-        .iter()
-        .filter(|(t, _)| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t))
-        .cloned()
-        .collect();
+    let label_weights =
+        weights.filtered(|t| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t));
     // The metric's line-item words ("purchases of property, plant and equipment" for capital
     // expenditure) are alternatives to the question's words, not words it must all have;
     // words of every line item ("net", "total", "other") say nothing of which one.

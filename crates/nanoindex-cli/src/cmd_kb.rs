@@ -1,0 +1,329 @@
+//! `nanoindex-local kb`: a knowledge base of many documents in one folder (its store is
+//! `DIR/.nanoindex/kb.sqlite`): add PDFs, trees or `index --shard` output folders, ask
+//! across them with cited answers that name each document, search, status, lint, remove.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use nanoindex::llm::LlmOptions;
+use nanoindex::{cache_root, AskOptions, Config, KnowledgeBase, Mode, NanoIndex};
+
+/// Arguments of `kb`.
+#[derive(Debug, Args)]
+pub struct KbArgs {
+    #[command(subcommand)]
+    command: KbCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum KbCommand {
+    /// Add PDFs, tree files (`<doc>.tree.json`) or folders of them (every PDF and tree in
+    /// the folder, e.g. the output of `index --shard` runs). Adding the same content again
+    /// changes nothing; a changed file replaces its old version.
+    Add {
+        /// The knowledge base folder (created on first use).
+        dir: PathBuf,
+        /// Files or folders to add.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Password of encrypted PDFs.
+        #[arg(long)]
+        password: Option<String>,
+        /// Lexical retrieval only: do not compute passage embeddings.
+        #[arg(long)]
+        no_dense: bool,
+        /// Print one JSON line per file.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer a question across the documents, citing document, page and quote.
+    Ask {
+        /// The knowledge base folder.
+        dir: PathBuf,
+        /// The question.
+        question: String,
+        /// `fast`, `agentic` or `agentic_graph` (as for `ask`).
+        #[arg(long, default_value = "fast")]
+        mode: Mode,
+        /// Model (as for `ask`); empty means the default model.
+        #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
+        llm: String,
+        /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Most pages read per document.
+        #[arg(long, default_value_t = nanoindex::ask::DEFAULT_MAX_PAGES)]
+        max_pages: usize,
+        /// Password of encrypted PDFs.
+        #[arg(long)]
+        password: Option<String>,
+        /// Lexical retrieval only: do not load the embedding model.
+        #[arg(long)]
+        no_dense: bool,
+        /// Print the answer, citations, documents considered and trace as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The passages across all documents that best match a query (BM25).
+    Search {
+        /// The knowledge base folder.
+        dir: PathBuf,
+        /// The query.
+        query: String,
+        /// How many passages.
+        #[arg(long, short = 'k', default_value_t = 10)]
+        k: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What the knowledge base holds.
+    Status {
+        /// The knowledge base folder.
+        dir: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Sources that are missing or changed since they were added.
+    Lint {
+        /// The knowledge base folder.
+        dir: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a document by name.
+    Remove {
+        /// The knowledge base folder.
+        dir: PathBuf,
+        /// The document's name (as `kb status` lists it).
+        name: String,
+    },
+}
+
+/// An existing knowledge base folder (every command but `add` needs one).
+fn existing(dir: &PathBuf) -> anyhow::Result<()> {
+    if dir.join(nanoindex_store_file()).is_file() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "`{}` is not a knowledge base (no `{}`); create one with `kb add {} FILE.pdf`",
+            dir.display(),
+            nanoindex_store_file(),
+            dir.display()
+        )
+    }
+}
+
+fn nanoindex_store_file() -> &'static str {
+    nanoindex::kb::STORE_FILE
+}
+
+fn engine(
+    password: Option<String>,
+    llm: Option<String>,
+    threads: Option<usize>,
+    dense: bool,
+) -> NanoIndex {
+    NanoIndex::new(Config {
+        password,
+        llm,
+        llm_options: LlmOptions {
+            threads,
+            context_length: None,
+        },
+        dense,
+        cache: cache_root(),
+        ..Config::default()
+    })
+}
+
+/// Runs `kb`.
+pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    match args.command {
+        KbCommand::Add {
+            dir,
+            paths,
+            password,
+            no_dense,
+            json,
+        } => {
+            let mut kb = KnowledgeBase::open(&dir, engine(password, None, None, !no_dense))?;
+            let mut failed = 0;
+            let mut files = Vec::new();
+            for p in &paths {
+                match KnowledgeBase::sources(p) {
+                    Ok(found) if found.is_empty() => {
+                        eprintln!("error: `{}` holds no PDF or tree file", p.display());
+                        failed += 1;
+                    }
+                    Ok(found) => files.extend(found),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        failed += 1;
+                    }
+                }
+            }
+            for (i, file) in files.iter().enumerate() {
+                let mut progress = |m: &str| {
+                    if !json {
+                        eprintln!("[{}/{}] {m}", i + 1, files.len());
+                    }
+                };
+                progress(&format!("adding `{}`", file.display()));
+                match kb.add(file, &mut progress) {
+                    Ok(report) => {
+                        if json {
+                            writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
+                        } else {
+                            writeln!(
+                                stdout,
+                                "{}: {} ({} pages{})",
+                                report.name,
+                                report.outcome,
+                                report.pages,
+                                if report.vectors { ", embedded" } else { "" }
+                            )?;
+                        }
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: cannot add `{}`: {e}", file.display());
+                    }
+                }
+            }
+            Ok(if failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        KbCommand::Ask {
+            dir,
+            question,
+            mode,
+            llm,
+            threads,
+            max_pages,
+            password,
+            no_dense,
+            json,
+        } => {
+            existing(&dir)?;
+            let mut kb =
+                KnowledgeBase::open(&dir, engine(password, Some(llm), threads, !no_dense))?;
+            let options = AskOptions {
+                mode,
+                max_pages: max_pages.max(1),
+            };
+            let answer = kb
+                .ask(&question, &options, &mut |_| {})
+                .with_context(|| format!("cannot answer the question in `{}`", dir.display()))?;
+            if json {
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&answer)?)?;
+            } else {
+                crate::output::print_answer(&mut stdout, &answer.answer)?;
+                writeln!(stdout, "\nDocuments read: {}", answer.read.join(", "))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        KbCommand::Search {
+            dir,
+            query,
+            k,
+            json,
+        } => {
+            existing(&dir)?;
+            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let hits = kb.search(&query, k.max(1))?;
+            if json {
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&hits)?)?;
+            } else if hits.is_empty() {
+                writeln!(stdout, "No passage matches `{query}`.")?;
+            } else {
+                for (i, h) in hits.iter().enumerate() {
+                    writeln!(
+                        stdout,
+                        "{:>2}. {} page {} — {} (node {}, score {:.2})\n      \"{}\"",
+                        i + 1,
+                        h.doc_name,
+                        h.page_no,
+                        h.title_path,
+                        h.node_id,
+                        h.score,
+                        h.line
+                    )?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        KbCommand::Status { dir, json } => {
+            existing(&dir)?;
+            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let status = kb.status()?;
+            let docs = kb.store().documents()?;
+            if json {
+                let value = serde_json::json!({"status": status, "documents": docs});
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+            } else {
+                writeln!(
+                    stdout,
+                    "{}: {} documents, {} pages, {} passages ({} embedded), {} questions asked (format {})",
+                    dir.display(),
+                    status.documents,
+                    status.pages,
+                    status.passages,
+                    status.vectors,
+                    status.questions,
+                    status.format_version
+                )?;
+                for d in docs {
+                    writeln!(
+                        stdout,
+                        "  {}  {} pages  {}",
+                        d.name,
+                        d.pages,
+                        d.source_path
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default()
+                    )?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        KbCommand::Lint { dir, json } => {
+            existing(&dir)?;
+            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let problems = kb.lint()?;
+            if json {
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&problems)?)?;
+            } else if problems.is_empty() {
+                writeln!(stdout, "No problems found.")?;
+            } else {
+                for p in &problems {
+                    writeln!(stdout, "{p}")?;
+                }
+            }
+            Ok(if problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        KbCommand::Remove { dir, name } => {
+            existing(&dir)?;
+            let mut kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            if kb.remove(&name)? {
+                writeln!(stdout, "removed `{name}`")?;
+                Ok(ExitCode::SUCCESS)
+            } else {
+                anyhow::bail!("no document `{name}` in `{}`", dir.display())
+            }
+        }
+    }
+}

@@ -1,0 +1,676 @@
+//! The knowledge base store: many documents in one SQLite database
+//! (`<dir>/.nanoindex/kb.sqlite`, bundled SQLite through `rusqlite`).
+//!
+//! It holds each document (name, source path, SHA-256 of the PDF, pages, description,
+//! domain, time added), its tree and graph as NanoIndex JSON, its passages (one per node and
+//! page, [`nanoindex_retrieve::passages`]) with their embedding vectors, a full-text index of
+//! the passages (FTS5, fed with the retrieval tokens of [`nanoindex_retrieve::analysis::tokenize`]
+//! so numbers such as `1,577` and CJK bigrams are found as in one document), and the
+//! questions asked.
+//!
+//! Adding a document is one `IMMEDIATE` transaction: a process killed at any moment leaves
+//! the store as it was or with the whole document. Processes that write at once are
+//! serialised by SQLite's lock, waited for up to [`BUSY_TIMEOUT`]. The model work (indexing,
+//! embedding) is done by the caller before [`Store::put`] opens the transaction.
+//!
+//! Format: [`FORMAT_VERSION`] in the `meta` table; a store of a newer version is refused
+//! with [`KbError::NewerFormat`], an older one is migrated when opened.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use nanoindex_core::{DocumentGraph, DocumentTree};
+use nanoindex_retrieve::analysis::tokenize;
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+pub mod lint;
+
+pub use lint::sha256_hex;
+
+/// Version of the store's schema. 1: documents, passages with vectors, FTS5 over passage
+/// tokens, questions.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The store's path inside a knowledge base directory.
+pub const STORE_FILE: &str = ".nanoindex/kb.sqlite";
+
+/// How long a writer waits for another process's transaction before failing.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum KbError {
+    /// The database could not be opened or created.
+    #[error("cannot open knowledge base `{path}`: {source}")]
+    Open {
+        /// The store's path.
+        path: PathBuf,
+        /// Why.
+        source: rusqlite::Error,
+    },
+    /// The directory could not be created.
+    #[error("cannot create knowledge base directory `{path}`: {source}")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The store was written by a newer version of this tool.
+    #[error(
+        "knowledge base `{path}` has format version {found}; this build reads up to {supported}"
+    )]
+    NewerFormat {
+        /// The store's path.
+        path: PathBuf,
+        /// The version found.
+        found: u32,
+        /// The newest version this build reads.
+        supported: u32,
+    },
+    /// No document of that name.
+    #[error("no document `{0}` in the knowledge base")]
+    NoDocument(String),
+    /// A stored tree or graph does not parse.
+    #[error("stored {what} of `{doc}` is damaged: {source}")]
+    Damaged {
+        /// `tree` or `graph`.
+        what: &'static str,
+        /// The document.
+        doc: String,
+        /// The parse error.
+        source: serde_json::Error,
+    },
+    /// A SQLite error.
+    #[error("knowledge base store: {0}")]
+    Sql(#[from] rusqlite::Error),
+}
+
+/// A document to add: what the engine prepared, before the transaction.
+pub struct NewDocument<'a> {
+    /// Unique name in the knowledge base (the file stem by default).
+    pub name: &'a str,
+    /// Where the PDF is (kept as given; the store never copies or changes it), if known.
+    pub source_path: Option<&'a Path>,
+    /// SHA-256 of the PDF (hex), or of the tree JSON when there is no PDF.
+    pub sha256: &'a str,
+    /// The tree.
+    pub tree: &'a DocumentTree,
+    /// The graph.
+    pub graph: &'a DocumentGraph,
+    /// One embedding per passage of [`nanoindex_retrieve::passages`]`(tree)`, in order.
+    pub vectors: Option<&'a [Vec<f32>]>,
+}
+
+/// What [`Store::put`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Added {
+    /// A new document.
+    New,
+    /// The same content was already there (under this name, or under the one given).
+    Unchanged(String),
+    /// A document of that name with other content was replaced.
+    Replaced,
+}
+
+/// A stored document's record.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DocumentInfo {
+    /// Its name.
+    pub name: String,
+    /// The PDF's path when added.
+    pub source_path: Option<PathBuf>,
+    /// SHA-256 (hex) of the PDF.
+    pub sha256: String,
+    /// Page count.
+    pub pages: u32,
+    /// The tree's description, if any.
+    pub description: Option<String>,
+    /// The tree's domain, if any.
+    pub domain: Option<String>,
+    /// When it was added, in seconds since the Unix epoch.
+    pub added_at: u64,
+    /// Passages stored.
+    pub passages: u32,
+}
+
+/// One passage found by [`Store::search`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SearchHit {
+    /// The document's name.
+    pub doc_name: String,
+    /// The node's id in the document's tree.
+    pub node_id: String,
+    /// Titles from the root to the node, joined with ` > `.
+    pub title_path: String,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The line of the passage that holds most of the query's terms.
+    pub line: String,
+    /// BM25 score (higher is better; SQLite's `bm25()` negated).
+    pub score: f64,
+}
+
+/// A document chosen for a question by [`Store::select_documents`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Selected {
+    /// The document's name.
+    pub name: String,
+    /// Score in `[0, 1]`: half its passages' BM25 (relative to the best document's), half
+    /// the share of its name's terms that the question says.
+    pub score: f64,
+    /// Why, in words (for the trace).
+    pub reason: String,
+}
+
+/// Counts for `kb status`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Status {
+    /// The store's path.
+    pub path: PathBuf,
+    /// Its format version.
+    pub format_version: u32,
+    /// Documents stored.
+    pub documents: u32,
+    /// Their pages.
+    pub pages: u64,
+    /// Their passages.
+    pub passages: u64,
+    /// Passages with a vector.
+    pub vectors: u64,
+    /// Questions asked.
+    pub questions: u64,
+}
+
+/// An open knowledge base store.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    root: PathBuf,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    source_path TEXT,
+    sha256 TEXT NOT NULL,
+    pages INTEGER NOT NULL,
+    description TEXT,
+    domain TEXT,
+    added_at INTEGER NOT NULL,
+    tree_json TEXT NOT NULL,
+    graph_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_sha256 ON documents(sha256);
+CREATE TABLE IF NOT EXISTS passages (
+    id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    title_path TEXT NOT NULL,
+    page_no INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    vector BLOB
+);
+CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id, ordinal);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(terms, tokenize = 'unicode61');
+CREATE TABLE IF NOT EXISTS questions (
+    id INTEGER PRIMARY KEY,
+    asked_at INTEGER NOT NULL,
+    question TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    answer_json TEXT NOT NULL
+);
+";
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The retrieval terms of `text`, space-separated, as the FTS index holds them.
+fn terms_of(text: &str) -> String {
+    tokenize(text).join(" ")
+}
+
+/// An FTS5 query matching any of `query`'s retrieval terms (each a quoted string, so no
+/// term is read as FTS5 syntax); `None` when it has none.
+fn fts_query(query: &str) -> Option<String> {
+    let mut terms = tokenize(query);
+    terms.sort();
+    terms.dedup();
+    (!terms.is_empty()).then(|| {
+        terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    })
+}
+
+fn vector_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn blob_vector(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+impl Store {
+    /// Opens the store of the knowledge base in `dir`, creating the directory and the store
+    /// on first use.
+    ///
+    /// # Errors
+    /// [`KbError::CreateDir`], [`KbError::Open`], [`KbError::NewerFormat`] for a store of a
+    /// newer version, [`KbError::Sql`].
+    pub fn open(dir: &Path) -> Result<Store, KbError> {
+        let path = dir.join(STORE_FILE);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| KbError::CreateDir {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        let conn = Connection::open(&path).map_err(|source| KbError::Open {
+            path: path.clone(),
+            source,
+        })?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL: readers never wait for a writer; a killed writer's transaction is rolled back
+        // when the store is next opened.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let mut store = Store {
+            conn,
+            path,
+            root: dir.to_path_buf(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Creates the schema, or checks and migrates an existing one.
+    fn migrate(&mut self) -> Result<(), KbError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        let found: Option<u32> = tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'format_version'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?
+            .and_then(|v| v.parse().ok());
+        match found {
+            Some(v) if v > FORMAT_VERSION => {
+                return Err(KbError::NewerFormat {
+                    path: self.path.clone(),
+                    found: v,
+                    supported: FORMAT_VERSION,
+                })
+            }
+            Some(v) if v == FORMAT_VERSION => {}
+            // New store (or, in later versions, an older one: its migration steps go here,
+            // each in this transaction).
+            _ => {
+                tx.execute_batch(SCHEMA)?;
+                tx.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('format_version', ?1)",
+                    params![FORMAT_VERSION.to_string()],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The store's path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The knowledge base directory.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Adds `doc` in one transaction. The same content (by SHA-256) already stored is left
+    /// as it is ([`Added::Unchanged`]); a document of the same name with other content is
+    /// replaced ([`Added::Replaced`]).
+    ///
+    /// # Errors
+    /// [`KbError::Sql`] (the store is unchanged then).
+    pub fn put(&mut self, doc: &NewDocument<'_>) -> Result<Added, KbError> {
+        let tree_json = serde_json::to_string(doc.tree).map_err(|source| KbError::Damaged {
+            what: "tree",
+            doc: doc.name.to_string(),
+            source,
+        })?;
+        let graph_json = serde_json::to_string(doc.graph).map_err(|source| KbError::Damaged {
+            what: "graph",
+            doc: doc.name.to_string(),
+            source,
+        })?;
+        let passages = nanoindex_retrieve::passages(doc.tree);
+        let vectors = doc.vectors.filter(|v| v.len() == passages.len());
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let same: Option<String> = tx
+            .query_row(
+                "SELECT name FROM documents WHERE sha256 = ?1",
+                params![doc.sha256],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(name) = same {
+            return Ok(Added::Unchanged(name));
+        }
+        let old: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM documents WHERE name = ?1",
+                params![doc.name],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(id) = old {
+            delete_document(&tx, id)?;
+        }
+        tx.execute(
+            "INSERT INTO documents (name, source_path, sha256, pages, description, domain, \
+             added_at, tree_json, graph_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                doc.name,
+                doc.source_path.map(|p| p.to_string_lossy().into_owned()),
+                doc.sha256,
+                doc.tree.page_dimensions.len() as i64,
+                doc.tree.doc_description,
+                doc.tree.domain,
+                now() as i64,
+                tree_json,
+                graph_json
+            ],
+        )?;
+        let doc_id = tx.last_insert_rowid();
+        {
+            let mut insert = tx.prepare(
+                "INSERT INTO passages (doc_id, ordinal, node_id, title_path, page_no, text, \
+                 vector) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut fts = tx.prepare("INSERT INTO passages_fts (rowid, terms) VALUES (?1, ?2)")?;
+            for (i, p) in passages.iter().enumerate() {
+                insert.execute(params![
+                    doc_id,
+                    i as i64,
+                    p.node_id.to_string(),
+                    p.title_path,
+                    p.page_no,
+                    p.text,
+                    vectors.map(|v| vector_blob(&v[i]))
+                ])?;
+                let id = tx.last_insert_rowid();
+                fts.execute(params![
+                    id,
+                    terms_of(&format!("{}\n{}", p.title_path, p.text))
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(if old.is_some() {
+            Added::Replaced
+        } else {
+            Added::New
+        })
+    }
+
+    /// Removes the document `name`; `false` when there is none.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn remove(&mut self, name: &str) -> Result<bool, KbError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let id: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM documents WHERE name = ?1",
+                params![name],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(id) = id {
+            delete_document(&tx, id)?;
+        }
+        tx.commit()?;
+        Ok(id.is_some())
+    }
+
+    /// Every stored document, by name.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn documents(&self) -> Result<Vec<DocumentInfo>, KbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.name, d.source_path, d.sha256, d.pages, d.description, d.domain, \
+             d.added_at, (SELECT COUNT(*) FROM passages p WHERE p.doc_id = d.id) \
+             FROM documents d ORDER BY d.name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(DocumentInfo {
+                name: r.get(0)?,
+                source_path: r.get::<_, Option<String>>(1)?.map(PathBuf::from),
+                sha256: r.get(2)?,
+                pages: r.get(3)?,
+                description: r.get(4)?,
+                domain: r.get(5)?,
+                added_at: r.get::<_, i64>(6)?.max(0) as u64,
+                passages: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The stored tree, graph and passage vectors (in passage order, when every passage has
+    /// one) of `name`.
+    ///
+    /// # Errors
+    /// [`KbError::NoDocument`], [`KbError::Damaged`], [`KbError::Sql`].
+    #[allow(clippy::type_complexity)]
+    pub fn load(
+        &self,
+        name: &str,
+    ) -> Result<(DocumentTree, DocumentGraph, Option<Vec<Vec<f32>>>), KbError> {
+        let (id, tree_json, graph_json): (i64, String, String) = self
+            .conn
+            .query_row(
+                "SELECT id, tree_json, graph_json FROM documents WHERE name = ?1",
+                params![name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| KbError::NoDocument(name.to_string()))?;
+        let tree = serde_json::from_str(&tree_json).map_err(|source| KbError::Damaged {
+            what: "tree",
+            doc: name.to_string(),
+            source,
+        })?;
+        let graph = serde_json::from_str(&graph_json).map_err(|source| KbError::Damaged {
+            what: "graph",
+            doc: name.to_string(),
+            source,
+        })?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT vector FROM passages WHERE doc_id = ?1 ORDER BY ordinal")?;
+        let blobs: Vec<Option<Vec<u8>>> = stmt
+            .query_map(params![id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let vectors = (!blobs.is_empty() && blobs.iter().all(Option::is_some))
+            .then(|| blobs.iter().flatten().map(|b| blob_vector(b)).collect());
+        Ok((tree, graph, vectors))
+    }
+
+    /// The `k` passages across all documents that best match `query` (BM25 over the
+    /// passages' retrieval terms), best first.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<SearchHit>, KbError> {
+        let Some(fts) = fts_query(query) else {
+            return Ok(Vec::new());
+        };
+        let wanted: Vec<String> = tokenize(query);
+        let mut stmt = self.conn.prepare(
+            "SELECT d.name, p.node_id, p.title_path, p.page_no, p.text, \
+             bm25(passages_fts) AS rank \
+             FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid \
+             JOIN documents d ON d.id = p.doc_id \
+             WHERE passages_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![fts, k as i64], |r| {
+            let text: String = r.get(4)?;
+            Ok(SearchHit {
+                doc_name: r.get(0)?,
+                node_id: r.get(1)?,
+                title_path: r.get(2)?,
+                page_no: r.get(3)?,
+                line: best_line(&text, &wanted),
+                score: -r.get::<_, f64>(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The documents that may answer `question`, best first, at most `k`: each scored by its
+    /// best passages' BM25 (the sum of its three best among the 200 best overall, relative
+    /// to the best document's) and by the share of its name's terms the question says (a
+    /// question about "3M's FY2018 capex" prefers `3M_2018_10K` to `3M_2022_10K`). The whole
+    /// store is never read: only the full-text index and the document names.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn select_documents(&self, question: &str, k: usize) -> Result<Vec<Selected>, KbError> {
+        let hits = self.search(question, 200)?;
+        let asked: std::collections::HashSet<String> = tokenize(question).into_iter().collect();
+        let mut by_doc: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+        for h in &hits {
+            by_doc.entry(h.doc_name.clone()).or_default().push(h.score);
+        }
+        let lexical: Vec<(String, f64)> = by_doc
+            .into_iter()
+            .map(|(name, mut scores)| {
+                scores.sort_by(|a, b| b.total_cmp(a));
+                (name, scores.iter().take(3).sum::<f64>())
+            })
+            .collect();
+        let best = lexical.iter().map(|x| x.1).fold(0.0, f64::max);
+        let mut out = Vec::new();
+        for doc in self.documents()? {
+            let name_terms = tokenize(&doc.name.replace(['_', '-', '.'], " "));
+            let said = name_terms.iter().filter(|t| asked.contains(*t)).count();
+            let name_share = said as f64 / name_terms.len().max(1) as f64;
+            let passages = lexical
+                .iter()
+                .find(|(n, _)| *n == doc.name)
+                .map_or(0.0, |x| if best > 0.0 { x.1 / best } else { 0.0 });
+            if passages == 0.0 && said == 0 {
+                continue;
+            }
+            out.push(Selected {
+                score: 0.5 * passages + 0.5 * name_share,
+                reason: format!(
+                    "passages {:.2} of the best document's BM25; {said} of {} name terms in the question",
+                    passages,
+                    name_terms.len()
+                ),
+                name: doc.name,
+            });
+        }
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.name.cmp(&b.name)));
+        out.truncate(k);
+        Ok(out)
+    }
+
+    /// Records a question and its answer (JSON) for the wiki's query pages and the log.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn record_question(
+        &mut self,
+        question: &str,
+        mode: &str,
+        answer_json: &str,
+    ) -> Result<(), KbError> {
+        self.conn.execute(
+            "INSERT INTO questions (asked_at, question, mode, answer_json) VALUES (?1, ?2, ?3, ?4)",
+            params![now() as i64, question, mode, answer_json],
+        )?;
+        Ok(())
+    }
+
+    /// Counts of what the store holds.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn status(&self) -> Result<Status, KbError> {
+        let count = |sql: &str| -> Result<u64, rusqlite::Error> {
+            self.conn
+                .query_row(sql, [], |r| r.get::<_, i64>(0))
+                .map(|v| v.max(0) as u64)
+        };
+        Ok(Status {
+            path: self.path.clone(),
+            format_version: FORMAT_VERSION,
+            documents: count("SELECT COUNT(*) FROM documents")? as u32,
+            pages: count("SELECT COALESCE(SUM(pages), 0) FROM documents")?,
+            passages: count("SELECT COUNT(*) FROM passages")?,
+            vectors: count("SELECT COUNT(*) FROM passages WHERE vector IS NOT NULL")?,
+            questions: count("SELECT COUNT(*) FROM questions")?,
+        })
+    }
+}
+
+/// Deletes a document with its passages and their full-text rows.
+fn delete_document(tx: &rusqlite::Transaction<'_>, id: i64) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "DELETE FROM passages_fts WHERE rowid IN (SELECT id FROM passages WHERE doc_id = ?1)",
+        params![id],
+    )?;
+    tx.execute("DELETE FROM passages WHERE doc_id = ?1", params![id])?;
+    tx.execute("DELETE FROM documents WHERE id = ?1", params![id])?;
+    Ok(())
+}
+
+/// The line of `text` holding the most of `terms` (the first on a tie).
+fn best_line(text: &str, terms: &[String]) -> String {
+    text.lines()
+        .map(|l| {
+            let have = tokenize(l);
+            (terms.iter().filter(|t| have.contains(t)).count(), l)
+        })
+        .fold((0, ""), |best, x| if x.0 > best.0 { x } else { best })
+        .1
+        .trim()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,171 @@
+use super::*;
+use nanoindex_core::{assign_node_ids, TreeNode};
+
+fn tree(nodes: &[(&str, u32, &str)]) -> DocumentTree {
+    let structure = nodes
+        .iter()
+        .map(|(title, page, text)| {
+            let mut n = TreeNode::new(*title, *page, *page);
+            n.text = Some((*text).to_string());
+            n
+        })
+        .collect();
+    let mut tree = DocumentTree {
+        structure,
+        ..DocumentTree::default()
+    };
+    assign_node_ids(&mut tree.structure);
+    tree
+}
+
+fn q1() -> DocumentTree {
+    tree(&[
+        (
+            "Highlights",
+            1,
+            "Revenue for the first quarter was $1,204 million.",
+        ),
+        ("Outlook", 2, "We expect steady demand for cordless tools."),
+    ])
+}
+
+fn q2() -> DocumentTree {
+    tree(&[
+        (
+            "Highlights",
+            1,
+            "Revenue for the second quarter was $1,377 million.",
+        ),
+        ("Risks", 2, "Supply of lithium cells remains tight."),
+    ])
+}
+
+fn put(store: &mut Store, name: &str, sha: &str, tree: &DocumentTree) -> Added {
+    let graph = DocumentGraph::default();
+    let vectors: Vec<Vec<f32>> = nanoindex_retrieve::passages(tree)
+        .iter()
+        .enumerate()
+        .map(|(i, _)| vec![i as f32, 0.5])
+        .collect();
+    store
+        .put(&NewDocument {
+            name,
+            source_path: None,
+            sha256: sha,
+            tree,
+            graph: &graph,
+            vectors: Some(&vectors),
+        })
+        .unwrap()
+}
+
+#[test]
+fn adding_is_idempotent_by_content_and_a_changed_document_replaces_its_old_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(put(&mut store, "acme-q1", "aa", &q1()), Added::New);
+    assert_eq!(
+        put(&mut store, "acme-q1", "aa", &q1()),
+        Added::Unchanged("acme-q1".into())
+    );
+    // The same content under another name is the document already there.
+    assert_eq!(
+        put(&mut store, "copy-of-q1", "aa", &q1()),
+        Added::Unchanged("acme-q1".into())
+    );
+    assert_eq!(put(&mut store, "acme-q1", "bb", &q2()), Added::Replaced);
+    let docs = store.documents().unwrap();
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].sha256, "bb");
+    assert_eq!(docs[0].passages, 2);
+    // The replaced version's passages are gone from the full-text index too.
+    assert!(store.search("cordless tools", 10).unwrap().is_empty());
+    assert_eq!(store.search("lithium", 10).unwrap().len(), 1);
+
+    let (tree, _, vectors) = store.load("acme-q1").unwrap();
+    assert_eq!(tree, q2());
+    assert_eq!(vectors.unwrap(), vec![vec![0.0, 0.5], vec![1.0, 0.5]]);
+
+    assert!(store.remove("acme-q1").unwrap());
+    assert!(!store.remove("acme-q1").unwrap());
+    let status = store.status().unwrap();
+    assert_eq!((status.documents, status.passages), (0, 0));
+    assert!(store.search("lithium", 10).unwrap().is_empty());
+}
+
+#[test]
+fn search_and_selection_rank_documents_by_passages_and_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    put(&mut store, "acme-2023-q1", "aa", &q1());
+    put(&mut store, "acme-2023-q2", "bb", &q2());
+    let hits = store.search("second quarter revenue", 5).unwrap();
+    assert_eq!(hits[0].doc_name, "acme-2023-q2");
+    assert_eq!(hits[0].page_no, 1);
+    assert_eq!(
+        hits[0].line,
+        "Revenue for the second quarter was $1,377 million."
+    );
+    // Figures are found as written, with or without the thousands separator.
+    assert_eq!(
+        store.search("1,204", 5).unwrap()[0].doc_name,
+        "acme-2023-q1"
+    );
+    assert_eq!(store.search("1204", 5).unwrap()[0].doc_name, "acme-2023-q1");
+    // Text that reads as FTS5 syntax is searched as words.
+    assert!(store.search("\"revenue\" OR NEAR(", 5).is_ok());
+
+    let chosen = store
+        .select_documents("What were revenues in Q1 and Q2?", 5)
+        .unwrap();
+    let names: Vec<&str> = chosen.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{chosen:?}");
+    let chosen = store
+        .select_documents("Which risks does acme report for lithium supply?", 5)
+        .unwrap();
+    assert_eq!(chosen[0].name, "acme-2023-q2", "{chosen:?}");
+}
+
+#[test]
+fn a_store_of_a_newer_format_is_refused_and_a_missing_or_changed_source_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .conn
+            .execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+                params![(FORMAT_VERSION + 1).to_string()],
+            )
+            .unwrap();
+    }
+    let err = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(err, KbError::NewerFormat { found, .. } if found == FORMAT_VERSION + 1));
+    assert!(err.to_string().contains("format version 2"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let pdf = dir.path().join("a.pdf");
+    std::fs::write(&pdf, b"first").unwrap();
+    let graph = DocumentGraph::default();
+    for (name, path, sha) in [
+        ("a", pdf.clone(), sha256_hex(b"first")),
+        ("gone", dir.path().join("gone.pdf"), "cc".to_string()),
+    ] {
+        store
+            .put(&NewDocument {
+                name,
+                source_path: Some(&path),
+                sha256: &sha,
+                tree: &q1(),
+                graph: &graph,
+                vectors: None,
+            })
+            .unwrap();
+    }
+    assert_eq!(lint::lint(&store).unwrap().len(), 1);
+    std::fs::write(&pdf, b"changed").unwrap();
+    let problems = lint::lint(&store).unwrap();
+    assert!(matches!(&problems[0], lint::Problem::StaleSource { doc, .. } if doc == "a"));
+    assert!(matches!(&problems[1], lint::Problem::MissingSource { doc, .. } if doc == "gone"));
+}

@@ -1,0 +1,476 @@
+//! A knowledge base: many documents in one store ([`nanoindex_kb::Store`]), added by the
+//! engine (structure-only trees and passage embeddings, prepared before the store's
+//! transaction opens) and asked across.
+//!
+//! A question is answered in three steps: the documents that may answer it are chosen by
+//! retrieval over all of them ([`nanoindex_kb::Store::select_documents`]: full-text BM25
+//! over every passage and the documents' names, never "the first N"); each chosen document
+//! is read as for one document ([`crate::ask::ask`], the same reader and verification);
+//! the answers are merged, every citation naming its document. A question that compares
+//! ("Compare Q1 and Q2 revenue") is put to each close candidate; any other to the best
+//! one, then the next while none answers. The trace lists the documents considered, their
+//! scores and why.
+
+use std::path::{Path, PathBuf};
+
+use nanoindex_core::{Answer, AnswerStatus};
+use nanoindex_kb::lint::Problem;
+use nanoindex_kb::{Added, NewDocument, SearchHit, Selected, Status, Store};
+
+use crate::ask::{AskDocument, AskOptions};
+use crate::{doc_name, sha256_hex, IndexError, NanoIndex, Prepared};
+
+pub use nanoindex_kb::STORE_FILE;
+
+/// Documents considered per question.
+const CONSIDERED: usize = 5;
+
+/// Documents read per question at most.
+const READ: usize = 3;
+
+/// A candidate is read only when its score is at least this share of the best one's.
+const CLOSE: f64 = 0.6;
+
+/// A knowledge base directory opened with an engine.
+pub struct KnowledgeBase {
+    store: Store,
+    engine: NanoIndex,
+}
+
+impl std::fmt::Debug for KnowledgeBase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KnowledgeBase")
+            .field("store", &self.store)
+            .finish()
+    }
+}
+
+/// What adding one file did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AddReport {
+    /// The file added.
+    pub path: PathBuf,
+    /// The document's name in the knowledge base.
+    pub name: String,
+    /// New, unchanged (same content already there, under this name) or replaced.
+    pub outcome: String,
+    /// Pages of the document.
+    pub pages: usize,
+    /// Whether passage embeddings were stored.
+    pub vectors: bool,
+}
+
+/// An answer across documents, with the documents considered.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct KbAnswer {
+    /// The answer; each citation names its document (`doc_name`).
+    pub answer: Answer,
+    /// The documents considered, best first, with their scores and why.
+    pub considered: Vec<Selected>,
+    /// The documents read, in order.
+    pub read: Vec<String>,
+}
+
+impl KnowledgeBase {
+    /// Opens (creating on first use) the knowledge base in `dir`, answering and adding with
+    /// `engine` (its model, embedder, password and cache).
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`] when the store cannot be opened (including one of a newer format).
+    pub fn open(dir: &Path, engine: NanoIndex) -> Result<KnowledgeBase, IndexError> {
+        Ok(KnowledgeBase {
+            store: Store::open(dir)?,
+            engine,
+        })
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The files a path given to `add` stands for: a file itself, or every PDF and tree file
+    /// (`*.tree.json`, as written by `index`, `index --shard` included) in a folder, sorted.
+    ///
+    /// # Errors
+    /// [`IndexError::Io`] when the folder cannot be read.
+    pub fn sources(path: &Path) -> Result<Vec<PathBuf>, IndexError> {
+        if !path.is_dir() {
+            return Ok(vec![path.to_path_buf()]);
+        }
+        let entries = std::fs::read_dir(path).map_err(|source| IndexError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut out: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_lowercase())
+                    .unwrap_or_default();
+                p.is_file() && (name.ends_with(".pdf") || name.ends_with(".tree.json"))
+            })
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// Adds one PDF or tree file (see [`NanoIndex::prepare`]): the tree, graph and
+    /// embeddings are prepared first, then stored in one transaction. Adding the same
+    /// content again changes nothing; a file whose content changed replaces the document of
+    /// its name.
+    ///
+    /// # Errors
+    /// As [`NanoIndex::prepare`]; [`IndexError::Kb`] when the store fails (it is unchanged
+    /// then).
+    pub fn add(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<AddReport, IndexError> {
+        let prepared = self.engine.prepare(path, progress)?;
+        let doc = &prepared.document;
+        let name = {
+            let stem = doc_name(path);
+            stem.strip_suffix(".tree").unwrap_or(&stem).to_string()
+        };
+        let pdf_path = PathBuf::from(&doc.pdf_name);
+        let source = std::fs::canonicalize(&pdf_path).unwrap_or(pdf_path);
+        let sha = sha256_hex(&doc.pdf);
+        let vectors = doc.index().dense_vectors();
+        let added = self.store.put(&NewDocument {
+            name: &name,
+            source_path: Some(&source),
+            sha256: &sha,
+            tree: &doc.tree,
+            graph: &doc.graph,
+            vectors,
+        })?;
+        let (name, outcome) = match added {
+            Added::New => (name, "added".to_string()),
+            Added::Replaced => (name, "replaced".to_string()),
+            Added::Unchanged(existing) => {
+                let outcome = if existing == name {
+                    "unchanged".to_string()
+                } else {
+                    format!("unchanged (the same content is already there as `{existing}`)")
+                };
+                (existing, outcome)
+            }
+        };
+        Ok(AddReport {
+            path: path.to_path_buf(),
+            name,
+            outcome,
+            pages: doc.tree.page_dimensions.len(),
+            vectors: vectors.is_some(),
+        })
+    }
+
+    /// Removes the document `name`; `false` when there is none.
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`].
+    pub fn remove(&mut self, name: &str) -> Result<bool, IndexError> {
+        Ok(self.store.remove(name)?)
+    }
+
+    /// The `k` passages across all documents that best match `query`.
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`].
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<SearchHit>, IndexError> {
+        Ok(self.store.search(query, k)?)
+    }
+
+    /// What the store holds.
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`].
+    pub fn status(&self) -> Result<Status, IndexError> {
+        Ok(self.store.status()?)
+    }
+
+    /// Sources that are missing or changed since they were added.
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`].
+    pub fn lint(&self) -> Result<Vec<Problem>, IndexError> {
+        Ok(nanoindex_kb::lint::lint(&self.store)?)
+    }
+
+    /// Answers `question` across the documents (see the module's documentation) with the
+    /// engine's model, and records it in the store.
+    ///
+    /// # Errors
+    /// [`IndexError::KbSource`] when a chosen document's PDF is missing or changed; as
+    /// [`NanoIndex::ask`]; [`IndexError::Kb`].
+    pub fn ask(
+        &mut self,
+        question: &str,
+        options: &AskOptions,
+        on_draft: &mut dyn FnMut(&str),
+    ) -> Result<KbAnswer, IndexError> {
+        let considered = self.store.select_documents(question, CONSIDERED)?;
+        let best = considered.first().map_or(0.0, |s| s.score);
+        let close: Vec<&Selected> = considered
+            .iter()
+            .filter(|s| s.score >= CLOSE * best)
+            .take(READ)
+            .collect();
+        let across = compares(question) && close.len() >= 2;
+        let mut answers: Vec<(String, Answer)> = Vec::new();
+        let asked = if across {
+            per_document(question)
+        } else {
+            question.to_string()
+        };
+        for s in &close {
+            let answer = self.ask_one(&s.name, &asked, options, on_draft)?;
+            let found = answer.status != Some(AnswerStatus::NotFound);
+            answers.push((s.name.clone(), answer));
+            if found && !across {
+                break;
+            }
+        }
+        let answer = merge(question, options, answers.clone(), across);
+        let read: Vec<String> = answers.into_iter().map(|(n, _)| n).collect();
+        let mut answer = answer;
+        answer.trace = Some(serde_json::json!({
+            "documents_considered": considered,
+            "documents_read": read,
+            "across": across,
+            "answers": answer.trace.take().unwrap_or(serde_json::Value::Null),
+        }));
+        let json = serde_json::to_string(&answer).unwrap_or_default();
+        self.store
+            .record_question(question, options.mode.as_str(), &json)?;
+        Ok(KbAnswer {
+            answer,
+            considered,
+            read,
+        })
+    }
+
+    /// Asks one stored document, its PDF read from the recorded source path.
+    fn ask_one(
+        &self,
+        name: &str,
+        question: &str,
+        options: &AskOptions,
+        on_draft: &mut dyn FnMut(&str),
+    ) -> Result<Answer, IndexError> {
+        let info = self
+            .store
+            .documents()?
+            .into_iter()
+            .find(|d| d.name == name)
+            .ok_or_else(|| nanoindex_kb::KbError::NoDocument(name.to_string()))?;
+        let path = info.source_path.clone().unwrap_or_default();
+        let pdf = std::fs::read(&path).map_err(|_| IndexError::KbSource {
+            doc: name.to_string(),
+            path: path.clone(),
+            reason: "it is missing",
+        })?;
+        if sha256_hex(&pdf) != info.sha256 {
+            return Err(IndexError::KbSource {
+                doc: name.to_string(),
+                path,
+                reason: "it changed since it was added",
+            });
+        }
+        let (tree, graph, vectors) = self.store.load(name)?;
+        let prepared = Prepared {
+            document: AskDocument::new(
+                tree,
+                graph,
+                pdf,
+                path.display().to_string(),
+                self.engine.config().password.clone(),
+                vectors,
+            ),
+            tree_cached: true,
+            dense_cached: true,
+            embedded_passages: 0,
+        };
+        let mut answer = self.engine.ask(&prepared, question, options, on_draft)?;
+        for c in &mut answer.citations {
+            c.doc_name = Some(name.to_string());
+        }
+        Ok(answer)
+    }
+}
+
+/// Whether a question compares or gathers across documents ("compare", "both", "each",
+/// "versus", "across", "between").
+fn compares(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        [
+            "compare",
+            "compared",
+            "comparison",
+            "both",
+            "each",
+            "versus",
+            "vs",
+            "across",
+            "between",
+            "difference",
+        ]
+        .contains(&w)
+    })
+}
+
+/// What a comparison asks of each document: the metric without the comparison and the
+/// periods that tell the documents apart ("Compare Q1 and Q2 revenue" → "What was the
+/// revenue?"); a question that names no metric is kept as it is.
+fn per_document(question: &str) -> String {
+    const FRAME: &[&str] = &[
+        "compare",
+        "compared",
+        "comparison",
+        "the",
+        "and",
+        "between",
+        "vs",
+        "versus",
+        "both",
+        "each",
+        "difference",
+        "of",
+        "in",
+        "for",
+        "what",
+        "was",
+        "were",
+        "is",
+        "are",
+        "how",
+        "did",
+        "does",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "quarter",
+        "quarters",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "fy",
+        "year",
+        "years",
+        "fiscal",
+        "period",
+        "periods",
+        "documents",
+        "reports",
+        "filings",
+        "to",
+        "with",
+        "across",
+    ];
+    let metric: Vec<&str> = question
+        .split(|c: char| c.is_whitespace() || c == '?' || c == ',')
+        .filter(|w| {
+            let lower = w.to_lowercase();
+            !w.is_empty()
+                && !FRAME.contains(&lower.as_str())
+                && !lower
+                    .trim_start_matches("fy")
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+        })
+        .collect();
+    if metric.is_empty() {
+        question.to_string()
+    } else {
+        format!("What was the {}?", metric.join(" "))
+    }
+}
+
+/// One answer from the documents' answers: a comparison states each document's answer
+/// under its name; otherwise the first that answers (or the best document's "not found").
+fn merge(
+    question: &str,
+    options: &AskOptions,
+    answers: Vec<(String, Answer)>,
+    across: bool,
+) -> Answer {
+    let traces: Vec<serde_json::Value> = answers
+        .iter()
+        .map(|(n, a)| serde_json::json!({"document": n, "status": a.status, "trace": a.trace}))
+        .collect();
+    if answers.is_empty() {
+        return Answer {
+            content: "No document in the knowledge base matches the question.".to_string(),
+            status: Some(AnswerStatus::NotFound),
+            reasoning: None,
+            citations: Vec::new(),
+            mode: options.mode.as_str().to_string(),
+            trace: Some(serde_json::Value::Array(traces)),
+        };
+    }
+    if !across {
+        let pick = answers
+            .iter()
+            .position(|(_, a)| a.status != Some(AnswerStatus::NotFound))
+            .unwrap_or(0);
+        let (_, mut answer) = answers.into_iter().nth(pick).unwrap_or_else(|| {
+            unreachable!("`pick` indexes a non-empty list of answers for `{question}`")
+        });
+        answer.trace = Some(serde_json::Value::Array(traces));
+        return answer;
+    }
+    let statuses: Vec<Option<AnswerStatus>> = answers.iter().map(|(_, a)| a.status).collect();
+    let status = if statuses.iter().all(|s| *s == Some(AnswerStatus::Answered)) {
+        AnswerStatus::Answered
+    } else if statuses.iter().all(|s| *s == Some(AnswerStatus::NotFound)) {
+        AnswerStatus::NotFound
+    } else {
+        AnswerStatus::Partial
+    };
+    let mut content = Vec::new();
+    let mut citations = Vec::new();
+    let mut reasoning = Vec::new();
+    for (name, a) in answers {
+        content.push(format!("{name}: {}", a.content));
+        if let Some(r) = a.reasoning {
+            reasoning.push(format!("{name}: {r}"));
+        }
+        citations.extend(a.citations);
+    }
+    Answer {
+        content: content.join("\n"),
+        status: Some(status),
+        reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+        citations,
+        mode: options.mode.as_str().to_string(),
+        trace: Some(serde_json::Value::Array(traces)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comparison_asks_each_document_for_the_metric() {
+        assert_eq!(
+            per_document("Compare Q1 and Q2 revenue"),
+            "What was the revenue?"
+        );
+        assert_eq!(
+            per_document("Compare the first quarter and second quarter net income, in FY2024"),
+            "What was the net income?"
+        );
+        assert_eq!(per_document("Compare both"), "Compare both");
+        assert!(compares("Compare Q1 and Q2 revenue"));
+        assert!(!compares("What was revenue in Q1?"));
+    }
+}

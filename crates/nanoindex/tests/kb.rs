@@ -1,0 +1,210 @@
+//! The knowledge base on PDFs the tests write: documents chosen by retrieval, a comparison
+//! answered from two documents with citations naming each, idempotent adds, replacement,
+//! removal, folders of `index` output, and a source that changed on disk. The model's
+//! replies are unusable (not JSON), so what is asserted is the engine's own work.
+
+mod common;
+
+use common::Flow;
+use nanoindex::{AskOptions, Config, IndexError, KnowledgeBase, Mode, NanoIndex};
+use nanoindex_core::AnswerStatus;
+use nanoindex_llm::ScriptedGenerator;
+
+fn quarterly(quarter: &str, revenue: &str, other: &str) -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, &format!("Harbor Mills {quarter} 2024 Report"));
+    f.para(&["Harbor Mills makes flour and baking mixes for grocers."]);
+    f.new_page();
+    f.heading(12.0, "Results of Operations");
+    f.para(&[&format!(
+        "Revenue for the {quarter} of 2024 was $1,{revenue} million, on steady demand."
+    )]);
+    f.para(&[other]);
+    f.bytes()
+}
+
+fn engine() -> NanoIndex {
+    let replies: Vec<&str> = vec!["not json"; 40];
+    NanoIndex::with_generator(
+        Config {
+            dense: false,
+            ..Config::default()
+        },
+        Box::new(ScriptedGenerator::new(replies)),
+    )
+}
+
+fn fast() -> AskOptions {
+    AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    }
+}
+
+#[test]
+fn a_comparison_is_answered_from_both_documents_and_a_narrow_question_from_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let q1 = dir.path().join("harbor-q1-2024.pdf");
+    let q2 = dir.path().join("harbor-q2-2024.pdf");
+    std::fs::write(
+        &q1,
+        quarterly("first quarter", "204", "Wheat costs rose in the quarter."),
+    )
+    .unwrap();
+    std::fs::write(
+        &q2,
+        quarterly("second quarter", "377", "A new mill opened in Salem."),
+    )
+    .unwrap();
+    let mut kb = KnowledgeBase::open(&dir.path().join("kb"), engine()).unwrap();
+    for p in [&q1, &q2] {
+        let report = kb.add(p, &mut |_| {}).unwrap();
+        assert_eq!(report.outcome, "added");
+        assert_eq!(report.pages, 2);
+    }
+
+    let answer = kb
+        .ask(
+            "Compare the first quarter and second quarter revenue",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap();
+    let mut read = answer.read.clone();
+    read.sort();
+    assert_eq!(read, ["harbor-q1-2024", "harbor-q2-2024"]);
+    let content = &answer.answer.content;
+
+    assert!(content.contains("$1,204 million"), "{content}");
+    assert!(content.contains("$1,377 million"), "{content}");
+    let mut cited: Vec<(String, Vec<u32>)> = answer
+        .answer
+        .citations
+        .iter()
+        .map(|c| (c.doc_name.clone().unwrap(), c.pages.clone()))
+        .collect();
+    cited.sort();
+    assert_eq!(
+        cited,
+        [
+            ("harbor-q1-2024".to_string(), vec![2]),
+            ("harbor-q2-2024".to_string(), vec![2])
+        ]
+    );
+
+    // A question one document answers reads that one and cites only it.
+    let answer = kb
+        .ask("Where did the new mill open?", &fast(), &mut |_| {})
+        .unwrap();
+    assert_eq!(answer.read, ["harbor-q2-2024"]);
+    assert_eq!(answer.considered[0].name, "harbor-q2-2024");
+    assert!(answer.answer.content.contains("Salem"), "{answer:#?}");
+    assert!(answer
+        .answer
+        .citations
+        .iter()
+        .all(|c| c.doc_name.as_deref() == Some("harbor-q2-2024")));
+
+    // Both questions were recorded.
+    assert_eq!(kb.status().unwrap().questions, 2);
+}
+
+#[test]
+fn adds_are_idempotent_a_changed_file_replaces_its_version_and_a_changed_source_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("harbor.pdf");
+    std::fs::write(&pdf, quarterly("first quarter", "204", "Wheat costs rose.")).unwrap();
+    let kb_dir = dir.path().join("kb");
+    let mut kb = KnowledgeBase::open(&kb_dir, engine()).unwrap();
+    assert_eq!(kb.add(&pdf, &mut |_| {}).unwrap().outcome, "added");
+    assert_eq!(kb.add(&pdf, &mut |_| {}).unwrap().outcome, "unchanged");
+    assert!(kb.lint().unwrap().is_empty());
+
+    // The file changes on disk: lint says so, and asking refuses the changed source.
+    std::fs::write(&pdf, quarterly("first quarter", "299", "Wheat costs fell.")).unwrap();
+    let problems = kb.lint().unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0]
+        .to_string()
+        .contains("changed since it was added"));
+    let err = kb
+        .ask(
+            "What was revenue in the first quarter?",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap_err();
+    assert!(matches!(err, IndexError::KbSource { .. }), "{err}");
+
+    // Adding it again replaces the old version.
+    assert_eq!(kb.add(&pdf, &mut |_| {}).unwrap().outcome, "replaced");
+    assert_eq!(kb.status().unwrap().documents, 1);
+    let answer = kb
+        .ask(
+            "What was revenue in the first quarter?",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(
+        answer.answer.content.contains("$1,299 million"),
+        "{answer:#?}"
+    );
+
+    assert!(kb.remove("harbor").unwrap());
+    assert_eq!(kb.status().unwrap().documents, 0);
+    let answer = kb
+        .ask(
+            "What was revenue in the first quarter?",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(answer.answer.status, Some(AnswerStatus::NotFound));
+    assert!(answer.answer.citations.is_empty());
+
+    // A store reopened by another handle sees the same documents.
+    drop(kb);
+    let kb = KnowledgeBase::open(&kb_dir, engine()).unwrap();
+    assert_eq!(kb.status().unwrap().questions, 2);
+}
+
+#[test]
+fn a_folder_of_index_output_is_added_tree_by_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shard-0");
+    std::fs::create_dir_all(&out).unwrap();
+    let engine = engine();
+    for (name, quarter, revenue) in [
+        ("a-q1", "first quarter", "204"),
+        ("b-q2", "second quarter", "377"),
+    ] {
+        let pdf = out.join(format!("{name}.pdf"));
+        std::fs::write(&pdf, quarterly(quarter, revenue, "Flour prices held.")).unwrap();
+        let indexed = engine.index(&pdf).unwrap();
+        nanoindex_core::save_tree(&indexed.tree, out.join(format!("{name}.tree.json"))).unwrap();
+        // The PDF stays beside its tree (where `index` found it); only trees are added.
+        std::fs::rename(&pdf, dir.path().join(format!("{name}.pdf"))).unwrap();
+        let mut tree = indexed.tree.clone();
+        tree.extraction_metadata.source_path =
+            Some(dir.path().join(format!("{name}.pdf")).display().to_string());
+        nanoindex_core::save_tree(&tree, out.join(format!("{name}.tree.json"))).unwrap();
+    }
+    let sources = KnowledgeBase::sources(&out).unwrap();
+    assert_eq!(sources.len(), 2, "{sources:?}");
+    let mut kb = KnowledgeBase::open(&dir.path().join("kb"), engine).unwrap();
+    for s in &sources {
+        assert_eq!(kb.add(s, &mut |_| {}).unwrap().outcome, "added");
+    }
+    let names: Vec<String> = kb
+        .store()
+        .documents()
+        .unwrap()
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, ["a-q1", "b-q2"]);
+    let hits = kb.search("second quarter revenue", 3).unwrap();
+    assert_eq!(hits[0].doc_name, "b-q2");
+    assert_eq!(hits[0].page_no, 2);
+}
