@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("nanoindex-llm-conformance", 2),
     ("nanoindex-embed", 2),
     ("nanoindex-retrieve", 2),
+    ("nanoindex-kb", 2),
     ("nanoindex", 3),
     ("nanoindex-cli", 4),
 ];
@@ -26,6 +27,11 @@ const LAYERS: &[(&str, u8)] = &[
 /// External crates only one workspace crate may depend on, and why.
 const EXCLUSIVE: &[(&str, &str, &str)] = &[
     ("mupdf", "nanoindex-pdf", "only the PDF crate links MuPDF"),
+    (
+        "rusqlite",
+        "nanoindex-kb",
+        "only the knowledge base store opens SQLite",
+    ),
     (
         "llama-cpp-2",
         "nanoindex-llm-llamacpp",

@@ -3,7 +3,7 @@
 //! across them with cited answers that name each document, search, status, lint, remove.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -106,21 +106,17 @@ enum KbCommand {
 }
 
 /// An existing knowledge base folder (every command but `add` needs one).
-fn existing(dir: &PathBuf) -> anyhow::Result<()> {
-    if dir.join(nanoindex_store_file()).is_file() {
+fn existing(dir: &Path) -> anyhow::Result<()> {
+    let store = nanoindex::kb::STORE_FILE;
+    if dir.join(store).is_file() {
         Ok(())
     } else {
         anyhow::bail!(
-            "`{}` is not a knowledge base (no `{}`); create one with `kb add {} FILE.pdf`",
+            "`{}` is not a knowledge base (no `{store}`); create one with `kb add {} FILE.pdf`",
             dir.display(),
-            nanoindex_store_file(),
             dir.display()
         )
     }
-}
-
-fn nanoindex_store_file() -> &'static str {
-    nanoindex::kb::STORE_FILE
 }
 
 fn engine(

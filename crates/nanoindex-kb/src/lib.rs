@@ -3,10 +3,11 @@
 //!
 //! It holds each document (name, source path, SHA-256 of the PDF, pages, description,
 //! domain, time added), its tree and graph as NanoIndex JSON, its passages (one per node and
-//! page, [`nanoindex_retrieve::passages`]) with their embedding vectors, a full-text index of
-//! the passages (FTS5, fed with the retrieval tokens of [`nanoindex_retrieve::analysis::tokenize`]
-//! so numbers such as `1,577` and CJK bigrams are found as in one document), and the
-//! questions asked.
+//! page, as retrieval cuts them) with their embedding vectors, a full-text index of the
+//! passages (FTS5 over the retrieval terms the caller gives, so numbers such as `1,577` and
+//! CJK bigrams are found as in one document), and the questions asked. The store does no
+//! text analysis of its own: terms come tokenized from the caller (the engine uses
+//! retrieval's tokenizer), which keeps this crate on the data model alone.
 //!
 //! Adding a document is one `IMMEDIATE` transaction: a process killed at any moment leaves
 //! the store as it was or with the whole document. Processes that write at once are
@@ -20,7 +21,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use nanoindex_core::{DocumentGraph, DocumentTree};
-use nanoindex_retrieve::analysis::tokenize;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 pub mod lint;
@@ -98,8 +98,28 @@ pub struct NewDocument<'a> {
     pub tree: &'a DocumentTree,
     /// The graph.
     pub graph: &'a DocumentGraph,
-    /// One embedding per passage of [`nanoindex_retrieve::passages`]`(tree)`, in order.
+    /// The passages, in retrieval order.
+    pub passages: &'a [StoredPassage],
+    /// One embedding per passage, in order (ignored when the count differs).
     pub vectors: Option<&'a [Vec<f32>]>,
+    /// The retrieval terms of the document's name (matched against a question's terms when
+    /// documents are chosen).
+    pub name_terms: &'a [String],
+}
+
+/// One passage as stored: a node's text on one page, with its retrieval terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredPassage {
+    /// The node's id.
+    pub node_id: String,
+    /// Titles from the root to the node, joined with ` > `.
+    pub title_path: String,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The text.
+    pub text: String,
+    /// Retrieval terms of the title path and text (what full-text search matches).
+    pub terms: Vec<String>,
 }
 
 /// What [`Store::put`] did.
@@ -145,8 +165,8 @@ pub struct SearchHit {
     pub title_path: String,
     /// 1-based page.
     pub page_no: u32,
-    /// The line of the passage that holds most of the query's terms.
-    pub line: String,
+    /// The passage's text.
+    pub text: String,
     /// BM25 score (higher is better; SQLite's `bm25()` negated).
     pub score: f64,
 }
@@ -202,6 +222,7 @@ CREATE TABLE IF NOT EXISTS documents (
     name TEXT NOT NULL UNIQUE,
     source_path TEXT,
     sha256 TEXT NOT NULL,
+    name_terms TEXT NOT NULL,
     pages INTEGER NOT NULL,
     description TEXT,
     domain TEXT,
@@ -237,15 +258,10 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The retrieval terms of `text`, space-separated, as the FTS index holds them.
-fn terms_of(text: &str) -> String {
-    tokenize(text).join(" ")
-}
-
-/// An FTS5 query matching any of `query`'s retrieval terms (each a quoted string, so no
-/// term is read as FTS5 syntax); `None` when it has none.
-fn fts_query(query: &str) -> Option<String> {
-    let mut terms = tokenize(query);
+/// An FTS5 query matching any of `terms` (each a quoted string, so no term is read as FTS5
+/// syntax); `None` when there are none.
+fn fts_query(terms: &[String]) -> Option<String> {
+    let mut terms = terms.to_vec();
     terms.sort();
     terms.dedup();
     (!terms.is_empty()).then(|| {
@@ -369,7 +385,7 @@ impl Store {
             doc: doc.name.to_string(),
             source,
         })?;
-        let passages = nanoindex_retrieve::passages(doc.tree);
+        let passages = doc.passages;
         let vectors = doc.vectors.filter(|v| v.len() == passages.len());
         let tx = self
             .conn
@@ -395,12 +411,14 @@ impl Store {
             delete_document(&tx, id)?;
         }
         tx.execute(
-            "INSERT INTO documents (name, source_path, sha256, pages, description, domain, \
-             added_at, tree_json, graph_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO documents (name, source_path, sha256, name_terms, pages, description, \
+             domain, added_at, tree_json, graph_json) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 doc.name,
                 doc.source_path.map(|p| p.to_string_lossy().into_owned()),
                 doc.sha256,
+                doc.name_terms.join(" "),
                 doc.tree.page_dimensions.len() as i64,
                 doc.tree.doc_description,
                 doc.tree.domain,
@@ -420,17 +438,14 @@ impl Store {
                 insert.execute(params![
                     doc_id,
                     i as i64,
-                    p.node_id.to_string(),
+                    p.node_id,
                     p.title_path,
                     p.page_no,
                     p.text,
                     vectors.map(|v| vector_blob(&v[i]))
                 ])?;
                 let id = tx.last_insert_rowid();
-                fts.execute(params![
-                    id,
-                    terms_of(&format!("{}\n{}", p.title_path, p.text))
-                ])?;
+                fts.execute(params![id, p.terms.join(" ")])?;
             }
         }
         tx.commit()?;
@@ -528,16 +543,15 @@ impl Store {
         Ok((tree, graph, vectors))
     }
 
-    /// The `k` passages across all documents that best match `query` (BM25 over the
-    /// passages' retrieval terms), best first.
+    /// The `k` passages across all documents that best match the query's retrieval `terms`
+    /// (BM25 over the passages' terms), best first.
     ///
     /// # Errors
     /// [`KbError::Sql`].
-    pub fn search(&self, query: &str, k: usize) -> Result<Vec<SearchHit>, KbError> {
-        let Some(fts) = fts_query(query) else {
+    pub fn search(&self, terms: &[String], k: usize) -> Result<Vec<SearchHit>, KbError> {
+        let Some(fts) = fts_query(terms) else {
             return Ok(Vec::new());
         };
-        let wanted: Vec<String> = tokenize(query);
         let mut stmt = self.conn.prepare(
             "SELECT d.name, p.node_id, p.title_path, p.page_no, p.text, \
              bm25(passages_fts) AS rank \
@@ -546,20 +560,20 @@ impl Store {
              WHERE passages_fts MATCH ?1 ORDER BY rank LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![fts, k as i64], |r| {
-            let text: String = r.get(4)?;
             Ok(SearchHit {
                 doc_name: r.get(0)?,
                 node_id: r.get(1)?,
                 title_path: r.get(2)?,
                 page_no: r.get(3)?,
-                line: best_line(&text, &wanted),
+                text: r.get(4)?,
                 score: -r.get::<_, f64>(5)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The documents that may answer `question`, best first, at most `k`: each scored by its
+    /// The documents that may answer a question (its retrieval `terms`), best first, at most
+    /// `k`: each scored by its
     /// best passages' BM25 (the sum of its three best among the 200 best overall, relative
     /// to the best document's) and by the share of its name's terms the question says (a
     /// question about "3M's FY2018 capex" prefers `3M_2018_10K` to `3M_2022_10K`). The whole
@@ -567,9 +581,9 @@ impl Store {
     ///
     /// # Errors
     /// [`KbError::Sql`].
-    pub fn select_documents(&self, question: &str, k: usize) -> Result<Vec<Selected>, KbError> {
-        let hits = self.search(question, 200)?;
-        let asked: std::collections::HashSet<String> = tokenize(question).into_iter().collect();
+    pub fn select_documents(&self, terms: &[String], k: usize) -> Result<Vec<Selected>, KbError> {
+        let hits = self.search(terms, 200)?;
+        let asked: std::collections::HashSet<&String> = terms.iter().collect();
         let mut by_doc: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
         for h in &hits {
             by_doc.entry(h.doc_name.clone()).or_default().push(h.score);
@@ -583,14 +597,24 @@ impl Store {
             .collect();
         let best = lexical.iter().map(|x| x.1).fold(0.0, f64::max);
         let mut out = Vec::new();
-        for doc in self.documents()? {
-            let name_terms = tokenize(&doc.name.replace(['_', '-', '.'], " "));
-            let said = name_terms.iter().filter(|t| asked.contains(*t)).count();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name, name_terms FROM documents")?;
+        let names: Vec<(String, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        for (name, name_terms) in names {
+            let name_terms: Vec<String> =
+                name_terms.split_whitespace().map(str::to_string).collect();
+            let said = name_terms.iter().filter(|t| asked.contains(t)).count();
             let name_share = said as f64 / name_terms.len().max(1) as f64;
-            let passages = lexical
-                .iter()
-                .find(|(n, _)| *n == doc.name)
-                .map_or(0.0, |x| if best > 0.0 { x.1 / best } else { 0.0 });
+            let passages = lexical.iter().find(|(n, _)| *n == name).map_or(0.0, |x| {
+                if best > 0.0 {
+                    x.1 / best
+                } else {
+                    0.0
+                }
+            });
             if passages == 0.0 && said == 0 {
                 continue;
             }
@@ -601,7 +625,7 @@ impl Store {
                     passages,
                     name_terms.len()
                 ),
-                name: doc.name,
+                name,
             });
         }
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.name.cmp(&b.name)));
@@ -657,19 +681,6 @@ fn delete_document(tx: &rusqlite::Transaction<'_>, id: i64) -> Result<(), rusqli
     tx.execute("DELETE FROM passages WHERE doc_id = ?1", params![id])?;
     tx.execute("DELETE FROM documents WHERE id = ?1", params![id])?;
     Ok(())
-}
-
-/// The line of `text` holding the most of `terms` (the first on a tie).
-fn best_line(text: &str, terms: &[String]) -> String {
-    text.lines()
-        .map(|l| {
-            let have = tokenize(l);
-            (terms.iter().filter(|t| have.contains(t)).count(), l)
-        })
-        .fold((0, ""), |best, x| if x.0 > best.0 { x } else { best })
-        .1
-        .trim()
-        .to_string()
 }
 
 #[cfg(test)]

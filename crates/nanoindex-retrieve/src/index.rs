@@ -307,6 +307,12 @@ impl RetrievalIndex {
         self.bm25.avgdl()
     }
 
+    /// How many passages hold `term` (an index term, see [`crate::analysis::tokenize`]).
+    #[must_use]
+    pub fn doc_freq(&self, term: &str) -> usize {
+        self.doc_freq.get(term).map_or(0, |&d| d as usize)
+    }
+
     /// Inverse document frequency of `term` over passages (BM25's, Robertson–Spärck Jones
     /// with +1 inside the log).
     #[must_use]
@@ -650,7 +656,7 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
 const MAX_WORDS_BETWEEN_FIGURES: usize = 3;
 
 /// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
-/// `22.4%`), with at most [`MAX_WORDS_BETWEEN_FIGURES`] words between its figures. The one definition of a row for retrieval and the reader of `ask`. The days and
+/// `22.4%`), with at most three words (units, "NM") between its figures. The one definition of a row for retrieval and the reader of `ask`. The days and
 /// years of written dates are not figures ("… on June 29, 2020" ends a line of prose), nor is
 /// a footnote mark glued to a word ("61 days1").
 #[must_use]

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_kb::lint::Problem;
-use nanoindex_kb::{Added, NewDocument, SearchHit, Selected, Status, Store};
+use nanoindex_kb::{Added, NewDocument, Selected, Status, Store, StoredPassage};
+use nanoindex_retrieve::analysis::tokenize;
 
 use crate::ask::{AskDocument, AskOptions};
 use crate::{doc_name, sha256_hex, IndexError, NanoIndex, Prepared};
@@ -58,6 +59,36 @@ pub struct AddReport {
     pub pages: usize,
     /// Whether passage embeddings were stored.
     pub vectors: bool,
+}
+
+/// One passage found by [`KnowledgeBase::search`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct KbHit {
+    /// The document's name.
+    pub doc_name: String,
+    /// The node's id in the document's tree.
+    pub node_id: String,
+    /// Titles from the root to the node, joined with ` > `.
+    pub title_path: String,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The passage's line that holds the most of the query's terms.
+    pub line: String,
+    /// BM25 score (higher is better).
+    pub score: f64,
+}
+
+/// The line of `text` holding the most of `terms` (the first on a tie).
+fn best_line(text: &str, terms: &[String]) -> String {
+    let mut best = (0, text.lines().next().unwrap_or(""));
+    for line in text.lines() {
+        let have = tokenize(line);
+        let n = terms.iter().filter(|t| have.contains(t)).count();
+        if n > best.0 {
+            best = (n, line);
+        }
+    }
+    best.1.trim().to_string()
 }
 
 /// An answer across documents, with the documents considered.
@@ -141,13 +172,28 @@ impl KnowledgeBase {
         let source = std::fs::canonicalize(&pdf_path).unwrap_or(pdf_path);
         let sha = sha256_hex(&doc.pdf);
         let vectors = doc.index().dense_vectors();
+        let passages: Vec<StoredPassage> = doc
+            .index()
+            .passages()
+            .iter()
+            .map(|p| StoredPassage {
+                node_id: p.node_id.to_string(),
+                title_path: p.title_path.clone(),
+                page_no: p.page_no,
+                terms: tokenize(&format!("{}\n{}", p.title_path, p.text)),
+                text: p.text.clone(),
+            })
+            .collect();
+        let name_terms = tokenize(&name.replace(['_', '-', '.'], " "));
         let added = self.store.put(&NewDocument {
             name: &name,
             source_path: Some(&source),
             sha256: &sha,
             tree: &doc.tree,
             graph: &doc.graph,
+            passages: &passages,
             vectors,
+            name_terms: &name_terms,
         })?;
         let (name, outcome) = match added {
             Added::New => (name, "added".to_string()),
@@ -178,12 +224,26 @@ impl KnowledgeBase {
         Ok(self.store.remove(name)?)
     }
 
-    /// The `k` passages across all documents that best match `query`.
+    /// The `k` passages across all documents that best match `query` (BM25 over retrieval
+    /// terms), each with the line that holds the most of the query's terms.
     ///
     /// # Errors
     /// [`IndexError::Kb`].
-    pub fn search(&self, query: &str, k: usize) -> Result<Vec<SearchHit>, IndexError> {
-        Ok(self.store.search(query, k)?)
+    pub fn search(&self, query: &str, k: usize) -> Result<Vec<KbHit>, IndexError> {
+        let terms = tokenize(query);
+        Ok(self
+            .store
+            .search(&terms, k)?
+            .into_iter()
+            .map(|h| KbHit {
+                line: best_line(&h.text, &terms),
+                doc_name: h.doc_name,
+                node_id: h.node_id,
+                title_path: h.title_path,
+                page_no: h.page_no,
+                score: h.score,
+            })
+            .collect())
     }
 
     /// What the store holds.
@@ -214,7 +274,9 @@ impl KnowledgeBase {
         options: &AskOptions,
         on_draft: &mut dyn FnMut(&str),
     ) -> Result<KbAnswer, IndexError> {
-        let considered = self.store.select_documents(question, CONSIDERED)?;
+        let considered = self
+            .store
+            .select_documents(&tokenize(question), CONSIDERED)?;
         let best = considered.first().map_or(0.0, |s| s.score);
         let close: Vec<&Selected> = considered
             .iter()
@@ -223,13 +285,8 @@ impl KnowledgeBase {
             .collect();
         let across = compares(question) && close.len() >= 2;
         let mut answers: Vec<(String, Answer)> = Vec::new();
-        let asked = if across {
-            per_document(question)
-        } else {
-            question.to_string()
-        };
         for s in &close {
-            let answer = self.ask_one(&s.name, &asked, options, on_draft)?;
+            let answer = self.ask_one(&s.name, question, across, options, on_draft)?;
             let found = answer.status != Some(AnswerStatus::NotFound);
             answers.push((s.name.clone(), answer));
             if found && !across {
@@ -255,11 +312,13 @@ impl KnowledgeBase {
         })
     }
 
-    /// Asks one stored document, its PDF read from the recorded source path.
+    /// Asks one stored document, its PDF read from the recorded source path; for a
+    /// comparison (`across`), the question as [`per_document`] puts it to this document.
     fn ask_one(
         &self,
         name: &str,
         question: &str,
+        across: bool,
         options: &AskOptions,
         on_draft: &mut dyn FnMut(&str),
     ) -> Result<Answer, IndexError> {
@@ -283,6 +342,18 @@ impl KnowledgeBase {
             });
         }
         let (tree, graph, vectors) = self.store.load(name)?;
+        let question = if across {
+            let text: String = tree
+                .iter_nodes()
+                .filter_map(|n| n.text.as_deref())
+                .collect::<Vec<_>>()
+                .join("\n")
+                .to_lowercase();
+            per_document(question, &text)
+        } else {
+            question.to_string()
+        };
+        let question = question.as_str();
         let prepared = Prepared {
             document: AskDocument::new(
                 tree,
@@ -325,15 +396,16 @@ fn compares(question: &str) -> bool {
     })
 }
 
-/// What a comparison asks of each document: the metric without the comparison and the
-/// periods that tell the documents apart ("Compare Q1 and Q2 revenue" → "What was the
-/// revenue?"); a question that names no metric is kept as it is.
-fn per_document(question: &str) -> String {
+/// What a comparison asks of one document: the question without its comparison words and
+/// without the words its text never uses, which name the other documents' periods or
+/// parties ("Compare revenue in the first quarter and the second quarter" → "What was the
+/// revenue in first quarter?" for the first quarter's report). `text` is the document's
+/// text, lowercase.
+fn per_document(question: &str, text: &str) -> String {
     const FRAME: &[&str] = &[
         "compare",
         "compared",
         "comparison",
-        "the",
         "and",
         "between",
         "vs",
@@ -341,9 +413,6 @@ fn per_document(question: &str) -> String {
         "both",
         "each",
         "difference",
-        "of",
-        "in",
-        "for",
         "what",
         "was",
         "were",
@@ -352,45 +421,22 @@ fn per_document(question: &str) -> String {
         "how",
         "did",
         "does",
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "quarter",
-        "quarters",
-        "q1",
-        "q2",
-        "q3",
-        "q4",
-        "fy",
-        "year",
-        "years",
-        "fiscal",
-        "period",
-        "periods",
-        "documents",
-        "reports",
-        "filings",
-        "to",
-        "with",
+        "the",
         "across",
     ];
-    let metric: Vec<&str> = question
-        .split(|c: char| c.is_whitespace() || c == '?' || c == ',')
-        .filter(|w| {
-            let lower = w.to_lowercase();
-            !w.is_empty()
-                && !FRAME.contains(&lower.as_str())
-                && !lower
-                    .trim_start_matches("fy")
-                    .chars()
-                    .all(|c| c.is_ascii_digit())
-        })
-        .collect();
-    if metric.is_empty() {
+    let mut rest: Vec<&str> = Vec::new();
+    for w in question.split(|c: char| c.is_whitespace() || c == '?' || c == ',') {
+        let lower = w.to_lowercase();
+        // Short words ("in", "of") are kept as they are: they name nothing.
+        let used = lower.chars().count() <= 3 || text.contains(&lower);
+        if !w.is_empty() && !FRAME.contains(&lower.as_str()) && used && !rest.contains(&w) {
+            rest.push(w);
+        }
+    }
+    if rest.is_empty() {
         question.to_string()
     } else {
-        format!("What was the {}?", metric.join(" "))
+        format!("What was the {}?", rest.join(" "))
     }
 }
 
@@ -461,15 +507,15 @@ mod tests {
 
     #[test]
     fn a_comparison_asks_each_document_for_the_metric() {
+        let q1 = "revenue for the first quarter of 2024 was $1,204 million.";
         assert_eq!(
-            per_document("Compare Q1 and Q2 revenue"),
-            "What was the revenue?"
+            per_document(
+                "Compare revenue in the first quarter and the second quarter",
+                q1
+            ),
+            "What was the revenue in first quarter?"
         );
-        assert_eq!(
-            per_document("Compare the first quarter and second quarter net income, in FY2024"),
-            "What was the net income?"
-        );
-        assert_eq!(per_document("Compare both"), "Compare both");
+        assert_eq!(per_document("Compare both", q1), "Compare both");
         assert!(compares("Compare Q1 and Q2 revenue"));
         assert!(!compares("What was revenue in Q1?"));
     }

@@ -57,7 +57,7 @@ pub use batch::{
 };
 pub use enrich::{EnrichOptions, EnrichReport, Progress, Stage};
 pub use error::IndexError;
-pub use kb::{AddReport, KbAnswer, KnowledgeBase};
+pub use kb::{AddReport, KbAnswer, KbHit, KnowledgeBase};
 pub use nanoindex_core as core;
 pub use nanoindex_kb::sha256_hex;
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};

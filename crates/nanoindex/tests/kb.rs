@@ -65,7 +65,7 @@ fn a_comparison_is_answered_from_both_documents_and_a_narrow_question_from_one()
 
     let answer = kb
         .ask(
-            "Compare the first quarter and second quarter revenue",
+            "Compare revenue in the first quarter and the second quarter",
             &fast(),
             &mut |_| {},
         )
@@ -73,6 +73,11 @@ fn a_comparison_is_answered_from_both_documents_and_a_narrow_question_from_one()
     let mut read = answer.read.clone();
     read.sort();
     assert_eq!(read, ["harbor-q1-2024", "harbor-q2-2024"]);
+    assert_eq!(
+        answer.answer.status,
+        Some(AnswerStatus::Answered),
+        "{answer:#?}"
+    );
     let content = &answer.answer.content;
 
     assert!(content.contains("$1,204 million"), "{content}");
@@ -146,6 +151,11 @@ fn adds_are_idempotent_a_changed_file_replaces_its_version_and_a_changed_source_
             &mut |_| {},
         )
         .unwrap();
+    assert_eq!(
+        answer.answer.status,
+        Some(AnswerStatus::Answered),
+        "{answer:#?}"
+    );
     assert!(
         answer.answer.content.contains("$1,299 million"),
         "{answer:#?}"

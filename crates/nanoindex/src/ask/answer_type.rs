@@ -135,8 +135,8 @@ pub fn asks_cause(question: &str) -> bool {
 
 /// The answer type of `question` (see [`question_proper`]).
 ///
-/// Rules, first match wins: change (a metric compared across periods, see
-/// [`super::compare`]); yes/no (starts with an auxiliary verb); duration ("how long",
+/// Rules, first match wins: change (a statement metric compared across periods: a change
+/// word and two periods, a trend word, or one period and a direction); yes/no (starts with an auxiliary verb); duration ("how long",
 /// "how many days", "term", "notice period"); percentage; ratio (a named ratio or margin);
 /// count ("how many", a vote); date ("when", "date"); person ("who" with a role word);
 /// party ("who", "parties", "which company"); place ("governing law", "which state");

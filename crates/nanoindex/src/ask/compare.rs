@@ -160,7 +160,7 @@ pub(super) fn candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     query: &QueryAnalysis,
-    weights: &reader::Weights,
+    weights: &[(String, f32)],
     part: &str,
     asked: Asked,
 ) -> Vec<Candidate> {
@@ -410,7 +410,7 @@ fn row_series(
     input: &ReaderInput<'_>,
     units: &[Unit],
     query: &QueryAnalysis,
-    weights: &reader::Weights,
+    weights: &[(String, f32)],
     asked: Asked,
 ) -> Option<Series> {
     let mut latest_query = query.clone();
@@ -433,7 +433,11 @@ fn row_series(
         .iter()
         .map(|w| reader::stem(w))
         .collect();
-    let weights = weights.filtered(|t| !change_words.contains(t));
+    let weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !change_words.contains(t))
+        .cloned()
+        .collect();
     let best = kinds.iter().find_map(|&kind| {
         let mut cells = reader::cell_candidates(input, units, &latest_query, &weights, kind);
         cells.sort_by(|a, b| b.score.total_cmp(&a.score));

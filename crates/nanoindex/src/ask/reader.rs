@@ -183,7 +183,7 @@ const CONTEXT_WEIGHT: f32 = 0.8;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
 /// with the preceding sentence's, whichever is higher.
-fn unit_coverage(weights: &Weights, unit: &Unit) -> f32 {
+fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
     if unit.context.is_empty() {
         return own;
@@ -342,13 +342,21 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
         let ids = input.index.page_line_ids(page);
         // A line of figures that the next line of its passage continues in lower case is
         // prose wrapped at a number ("… fiscal 2022 totaled $1.6" / "billion compared to …").
+        // ("iPhone" under a row is a row label, not a continuation: the word must be all
+        // lower case, and the row must end in a bare figure.)
         let is_row = |k: usize| {
-            is_table_row(&lines[ids[k]].text)
-                && !ids.get(k + 1).is_some_and(|&n| {
-                    lines[n].passage == lines[ids[k]].passage
-                        && lines[n].text.trim_start().starts_with(char::is_lowercase)
-                        && !is_table_row(&lines[n].text)
-                })
+            let text = &lines[ids[k]].text;
+            is_table_row(text)
+                && !(text.trim_end().ends_with(|c: char| c.is_ascii_digit())
+                    && ids.get(k + 1).is_some_and(|&n| {
+                        let next = &lines[n].text;
+                        lines[n].passage == lines[ids[k]].passage
+                            && next
+                                .split_whitespace()
+                                .next()
+                                .is_some_and(|w| w.chars().all(|c| c.is_lowercase()))
+                            && !is_table_row(next)
+                    }))
         };
         let mut i = 0;
         // The stems of the last line ending in a colon, while only rows have followed it.
@@ -485,13 +493,13 @@ pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions,
-/// [`NAMING_WEIGHT`]× a term that names the document).
+/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
+/// occur in the document, [`NAMING_WEIGHT`]× a term that names the document).
 fn term_weights(
     index: &RetrievalIndex,
     query: &QueryAnalysis,
     naming: &HashSet<String>,
-) -> Weights {
+) -> Vec<(String, f32)> {
     let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
         .into_iter()
         .collect();
@@ -513,46 +521,15 @@ fn term_weights(
             None => out.push((s, w)),
         }
     }
-    let own = out.len();
-    for t in &query.expansions {
+    // A metric's other names that this document never uses cannot be in any of its
+    // sentences: weighing them would only lower every sentence's coverage.
+    for t in query.expansions.iter().filter(|t| index.doc_freq(t) > 0) {
         let s = stem(t);
         if !out.iter().any(|(o, _)| *o == s) {
             out.push((s, 0.5 * index.idf(t).max(0.1)));
         }
     }
-    Weights { terms: out, own }
-}
-
-/// The question's weighted terms: its own terms first, then the metric's expansions ("net
-/// sales" for revenue), which count only where present (see [`coverage_by`]). Reads as the
-/// slice of `(stem, weight)` pairs.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Weights {
-    terms: Vec<(String, f32)>,
-    /// How many of `terms` are the question's own (the rest are expansions).
-    own: usize,
-}
-
-impl std::ops::Deref for Weights {
-    type Target = [(String, f32)];
-
-    fn deref(&self) -> &Self::Target {
-        &self.terms
-    }
-}
-
-impl Weights {
-    /// The terms that `keep` keeps, own and expansions apart as before.
-    pub(super) fn filtered(&self, keep: impl Fn(&String) -> bool) -> Weights {
-        let mut out = Weights::default();
-        for (i, (t, w)) in self.terms.iter().enumerate() {
-            if keep(t) {
-                out.own += usize::from(i < self.own);
-                out.terms.push((t.clone(), *w));
-            }
-        }
-        out
-    }
+    out
 }
 
 /// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"),
@@ -577,30 +554,24 @@ fn is_period_term(term: &str) -> bool {
 }
 
 /// IDF-weighted share of the weighted terms present in `terms`.
-fn coverage(weights: &Weights, terms: &[String]) -> f32 {
+fn coverage(weights: &[(String, f32)], terms: &[String]) -> f32 {
     coverage_by(weights, |t| terms.contains(t))
 }
 
-/// IDF-weighted share of the weighted terms for which `present` holds: (own terms present +
-/// expansions present) / (all own terms + expansions present). An expansion absent costs
-/// nothing, so a sentence with every word of "What was the revenue?" is fully covered
-/// whatever the metric's other names; one that says only "net sales" is partly covered.
-fn coverage_by(weights: &Weights, present: impl Fn(&String) -> bool) -> f32 {
-    let (own, expansions) = weights.terms.split_at(weights.own);
-    let sum = |terms: &[(String, f32)], only_present: bool| -> f32 {
-        terms
-            .iter()
-            .filter(|(t, _)| !only_present || present(t))
-            .map(|(_, w)| w)
-            .sum()
-    };
-    let found_expansions = sum(expansions, true);
-    let total = sum(own, false) + found_expansions;
+/// IDF-weighted share of the weighted terms for which `present` holds.
+fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> f32 {
+    let total: f32 = weights.iter().map(|(_, w)| w).sum();
     if total <= 0.0 {
         return 0.0;
     }
-    (sum(own, true) + found_expansions) / total
+    let found: f32 = weights
+        .iter()
+        .filter(|(t, _)| present(t))
+        .map(|(_, w)| w)
+        .sum();
+    found / total
 }
+
 /// Words a clause boundary counts as, between a term and the span.
 const CLAUSE_WORDS: usize = 8;
 
@@ -743,7 +714,7 @@ fn span_candidates(
     units: &[Unit],
     part: &str,
     query: &QueryAnalysis,
-    weights: &Weights,
+    weights: &[(String, f32)],
     kind: AnswerType,
 ) -> Vec<Candidate> {
     let noun = (kind == AnswerType::Count)
@@ -764,7 +735,11 @@ fn span_candidates(
     let lower_part = part.to_lowercase();
     // A figure's sentence must name the metric, not only the period: the question's terms
     // without its period words ("total net sales" of "… for the three months ended July 1").
-    let metric_weights = weights.filtered(|t| !is_period_term(t));
+    let metric_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !is_period_term(t))
+        .cloned()
+        .collect();
     // A date the question names ("on August 21, 2023", "as of June 30") constrains which
     // sentence answers: one that states it gains, one that states only other dates loses.
     let asked_dates: Vec<String> = if kind == AnswerType::Date {
@@ -979,7 +954,7 @@ fn definition_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     part: &str,
-    weights: &Weights,
+    weights: &[(String, f32)],
 ) -> Vec<Candidate> {
     let term = defined_term(part);
     let mut out = Vec::new();
@@ -1062,7 +1037,7 @@ fn defined_term(part: &str) -> Option<String> {
 fn sentence_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
-    weights: &Weights,
+    weights: &[(String, f32)],
 ) -> Vec<Candidate> {
     units
         .iter()
@@ -1129,9 +1104,17 @@ const CAUSE_QUESTION_WORDS: &[&str] = &[
 /// sentence's terms with the preceding sentence's (which often names the metric: "Inventories
 /// totaled $1.6 billion. The increase was primarily due to …"), quoted with that sentence
 /// when it names the metric and the cause sentence does not.
-fn cause_candidates(input: &ReaderInput<'_>, units: &[Unit], weights: &Weights) -> Vec<Candidate> {
+fn cause_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
     let asking: HashSet<String> = CAUSE_QUESTION_WORDS.iter().map(|w| stem(w)).collect();
-    let weights = weights.filtered(|t| !asking.contains(t));
+    let weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !asking.contains(t))
+        .cloned()
+        .collect();
     let mut out = Vec::new();
     for (i, u) in units.iter().enumerate() {
         let lower = u.text.to_lowercase();
@@ -1317,7 +1300,7 @@ pub(super) fn cell_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
     query: &QueryAnalysis,
-    weights: &Weights,
+    weights: &[(String, f32)],
     kind: AnswerType,
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
@@ -1336,8 +1319,11 @@ pub(super) fn cell_candidates(
     ];
     let not_label: HashSet<String> = NOT_LABEL.iter().map(|w| stem(w)).collect();
     let own_terms: HashSet<String> = query.terms.iter().map(|t| stem(t)).collect();
-    let label_weights =
-        weights.filtered(|t| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t));
+    let label_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t))
+        .cloned()
+        .collect();
     // The metric's line-item words ("purchases of property, plant and equipment" for capital
     // expenditure) are alternatives to the question's words, not words it must all have;
     // words of every line item ("net", "total", "other") say nothing of which one.
