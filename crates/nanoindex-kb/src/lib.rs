@@ -24,6 +24,7 @@ use nanoindex_core::{DocumentGraph, DocumentTree};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 pub mod lint;
+pub mod wiki;
 
 pub use lint::sha256_hex;
 
@@ -183,6 +184,21 @@ pub struct Selected {
     pub reason: String,
 }
 
+/// A question asked, with its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// Its id (order of asking).
+    pub id: u64,
+    /// When, in seconds since the Unix epoch.
+    pub asked_at: u64,
+    /// The question.
+    pub question: String,
+    /// The mode (`fast`, `agentic`, …).
+    pub mode: String,
+    /// The answer, as `nanoindex_core::Answer` JSON.
+    pub answer_json: String,
+}
+
 /// Counts for `kb status`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Status {
@@ -243,6 +259,12 @@ CREATE TABLE IF NOT EXISTS passages (
 );
 CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id, ordinal);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(terms, tokenize = 'unicode61');
+CREATE TABLE IF NOT EXISTS log (
+    id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    subject TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS questions (
     id INTEGER PRIMARY KEY,
     asked_at INTEGER NOT NULL,
@@ -428,6 +450,7 @@ impl Store {
             ],
         )?;
         let doc_id = tx.last_insert_rowid();
+        log(&tx, if old.is_some() { "replace" } else { "add" }, doc.name)?;
         {
             let mut insert = tx.prepare(
                 "INSERT INTO passages (doc_id, ordinal, node_id, title_path, page_no, text, \
@@ -473,6 +496,7 @@ impl Store {
             .optional()?;
         if let Some(id) = id {
             delete_document(&tx, id)?;
+            log(&tx, "remove", name)?;
         }
         tx.commit()?;
         Ok(id.is_some())
@@ -643,11 +667,51 @@ impl Store {
         mode: &str,
         answer_json: &str,
     ) -> Result<(), KbError> {
-        self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
             "INSERT INTO questions (asked_at, question, mode, answer_json) VALUES (?1, ?2, ?3, ?4)",
             params![now() as i64, question, mode, answer_json],
         )?;
+        log(&tx, "question", question)?;
+        tx.commit()?;
         Ok(())
+    }
+
+    /// The questions asked, oldest first.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn questions(&self) -> Result<Vec<Question>, KbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, asked_at, question, mode, answer_json FROM questions ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(Question {
+                id: r.get::<_, i64>(0)?.max(0) as u64,
+                asked_at: r.get::<_, i64>(1)?.max(0) as u64,
+                question: r.get(2)?,
+                mode: r.get(3)?,
+                answer_json: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The log of changes and questions, oldest first: (seconds since the epoch, kind
+    /// (`add`, `replace`, `remove`, `question`), subject).
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn log(&self) -> Result<Vec<(u64, String, String)>, KbError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT at, kind, subject FROM log ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?, r.get(2)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Counts of what the store holds.
@@ -670,6 +734,15 @@ impl Store {
             questions: count("SELECT COUNT(*) FROM questions")?,
         })
     }
+}
+
+/// Appends to the log.
+fn log(tx: &rusqlite::Transaction<'_>, kind: &str, subject: &str) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "INSERT INTO log (at, kind, subject) VALUES (?1, ?2, ?3)",
+        params![now() as i64, kind, subject],
+    )?;
+    Ok(())
 }
 
 /// Deletes a document with its passages and their full-text rows.

@@ -1,5 +1,6 @@
-//! Checks of a knowledge base against its sources: a source that is gone, and a source
-//! whose content changed since it was added (its SHA-256 differs from the stored one).
+//! Checks of a knowledge base: a source that is gone, a source whose content changed since
+//! it was added (its SHA-256 differs from the stored one), and the wiki's broken links and
+//! orphan pages ([`crate::wiki::check`]).
 
 use std::path::PathBuf;
 
@@ -29,6 +30,11 @@ pub enum Problem {
         /// SHA-256 of the file now.
         found: String,
     },
+    /// A problem of the rendered wiki.
+    Wiki {
+        /// What is wrong.
+        problem: crate::wiki::WikiProblem,
+    },
 }
 
 impl std::fmt::Display for Problem {
@@ -49,6 +55,7 @@ impl std::fmt::Display for Problem {
                 &found[..12.min(found.len())],
                 &stored[..12.min(stored.len())]
             ),
+            Problem::Wiki { problem } => write!(f, "{problem}"),
         }
     }
 }
@@ -62,8 +69,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The problems of `store`'s documents against their sources, by document name. Documents
-/// added from a tree without a PDF are not checked.
+/// The problems of `store`'s documents against their sources, by document name (documents
+/// added without a PDF are not checked), then the wiki's, when it has been rendered.
 ///
 /// # Errors
 /// [`KbError::Sql`].
@@ -90,6 +97,13 @@ pub fn lint(store: &Store) -> Result<Vec<Problem>, KbError> {
                 }
             }
         }
+    }
+    if store.root().join(crate::wiki::WIKI_DIR).is_dir() {
+        out.extend(
+            crate::wiki::check(store.root())?
+                .into_iter()
+                .map(|problem| Problem::Wiki { problem }),
+        );
     }
     Ok(out)
 }

@@ -9,7 +9,8 @@
 //! the answers are merged, every citation naming its document. A question that compares
 //! ("Compare Q1 and Q2 revenue") is put to each close candidate; any other to the best
 //! one, then the next while none answers. The trace lists the documents considered, their
-//! scores and why.
+//! scores and why. After every change and question the wiki is rendered again
+//! ([`nanoindex_kb::wiki`]).
 
 use std::path::{Path, PathBuf};
 
@@ -195,6 +196,9 @@ impl KnowledgeBase {
             vectors,
             name_terms: &name_terms,
         })?;
+        if added != Added::Unchanged(name.clone()) {
+            nanoindex_kb::wiki::render(&self.store)?;
+        }
         let (name, outcome) = match added {
             Added::New => (name, "added".to_string()),
             Added::Replaced => (name, "replaced".to_string()),
@@ -221,7 +225,19 @@ impl KnowledgeBase {
     /// # Errors
     /// [`IndexError::Kb`].
     pub fn remove(&mut self, name: &str) -> Result<bool, IndexError> {
-        Ok(self.store.remove(name)?)
+        let removed = self.store.remove(name)?;
+        if removed {
+            nanoindex_kb::wiki::render(&self.store)?;
+        }
+        Ok(removed)
+    }
+
+    /// Renders the wiki again from the store (`<dir>/wiki/`; every change does this).
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`].
+    pub fn render_wiki(&self) -> Result<nanoindex_kb::wiki::WikiReport, IndexError> {
+        Ok(nanoindex_kb::wiki::render(&self.store)?)
     }
 
     /// The `k` passages across all documents that best match `query` (BM25 over retrieval
@@ -305,6 +321,7 @@ impl KnowledgeBase {
         let json = serde_json::to_string(&answer).unwrap_or_default();
         self.store
             .record_question(question, options.mode.as_str(), &json)?;
+        nanoindex_kb::wiki::render(&self.store)?;
         Ok(KbAnswer {
             answer,
             considered,

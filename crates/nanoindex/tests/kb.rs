@@ -218,3 +218,111 @@ fn a_folder_of_index_output_is_added_tree_by_tree() {
     assert_eq!(hits[0].doc_name, "b-q2");
     assert_eq!(hits[0].page_no, 2);
 }
+
+#[test]
+fn the_wiki_is_rendered_from_the_store_with_every_link_resolving() {
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = dir.path().join("kb");
+    let mut kb = KnowledgeBase::open(&kb_dir, engine()).unwrap();
+    for (file, quarter, revenue, other) in [
+        (
+            "Harbor Mills Q1 (2024).pdf",
+            "first quarter",
+            "204",
+            "Northwind Traders Inc. bought flour.",
+        ),
+        (
+            "Société Générale ../q2.pdf",
+            "second quarter",
+            "377",
+            "Northwind Traders Inc. bought mixes.",
+        ),
+    ] {
+        let path = dir.path().join(file.replace('/', "_"));
+        std::fs::write(&path, quarterly(quarter, revenue, other)).unwrap();
+        kb.add(&path, &mut |_| {}).unwrap();
+    }
+    kb.ask(
+        "What was revenue in the second quarter?",
+        &fast(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let wiki = kb_dir.join("wiki");
+    let mut files: Vec<String> = Vec::new();
+    let mut stack = vec![wiki.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p.strip_prefix(&wiki).unwrap().display().to_string());
+            }
+        }
+    }
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "_index.md",
+            "concepts/northwind-traders-inc.md",
+            "concepts/revenue.md",
+            "documents/harbor-mills-q1-2024.md",
+            "documents/soci-t-g-n-rale-q2.md",
+            "log.md",
+            "queries/1-what-was-revenue-in-the-second-quarter.md",
+        ]
+    );
+    // Every page has front matter; the query page cites its document by link.
+    for f in &files {
+        let text = std::fs::read_to_string(wiki.join(f)).unwrap();
+        assert!(text.starts_with("---\ntype: "), "{f}: {text}");
+    }
+    let query =
+        std::fs::read_to_string(wiki.join("queries/1-what-was-revenue-in-the-second-quarter.md"))
+            .unwrap();
+    assert!(query.contains("$1,377 million"), "{query}");
+    assert!(query.contains("[[documents/soci-t-g-n-rale-q2|"), "{query}");
+    let concept = std::fs::read_to_string(wiki.join("concepts/northwind-traders-inc.md")).unwrap();
+    assert!(
+        concept.contains("[[documents/harbor-mills-q1-2024\\|"),
+        "{concept}"
+    );
+    // A metric's values per document, each with its page.
+    let revenue = std::fs::read_to_string(wiki.join("concepts/revenue.md")).unwrap();
+    assert!(
+        revenue.contains(
+            "| [[documents/harbor-mills-q1-2024\\|Harbor Mills Q1 (2024)]] | 2 | $1,204 million |"
+        ),
+        "{revenue}"
+    );
+    assert!(revenue.contains("| 2 | $1,377 million |"), "{revenue}");
+    // The question about revenue links to the concept, and the concept back to it.
+    assert!(revenue.contains("[[queries/1-what-was-revenue-in-the-second-quarter|"));
+    assert!(query.contains("[[concepts/revenue|"), "{query}");
+    let log = std::fs::read_to_string(wiki.join("log.md")).unwrap();
+    assert_eq!(log.matches(" add: ").count(), 2, "{log}");
+    assert_eq!(log.matches(" question: ").count(), 1, "{log}");
+    assert!(kb.lint().unwrap().is_empty(), "{:?}", kb.lint().unwrap());
+
+    // A planted orphan page and a broken link are found.
+    std::fs::write(
+        wiki.join("concepts/stray.md"),
+        "---\ntype: concept\n---\n[[documents/nowhere]]\n",
+    )
+    .unwrap();
+    let problems: Vec<String> = kb.lint().unwrap().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "wiki `concepts/stray.md`: link [[documents/nowhere]] has no page",
+            "wiki `concepts/stray.md`: no page links to it",
+        ]
+    );
+    // Removing a document renders the wiki again without it (and without the stray page).
+    assert!(kb.remove("Harbor Mills Q1 (2024)").unwrap());
+    assert!(!wiki.join("documents/harbor-mills-q1-2024.md").exists());
+    assert!(!wiki.join("concepts/stray.md").exists());
+    assert!(kb.lint().unwrap().is_empty());
+}
