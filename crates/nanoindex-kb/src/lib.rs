@@ -679,6 +679,44 @@ impl Store {
         Ok(())
     }
 
+    /// The id of the latest log entry (0 for none): every change and question adds one.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn log_head(&self) -> Result<u64, KbError> {
+        Ok(self
+            .conn
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM log", [], |r| {
+                r.get::<_, i64>(0)
+            })?
+            .max(0) as u64)
+    }
+
+    /// A value of the `meta` table.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn meta(&self, key: &str) -> Result<Option<String>, KbError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Sets a value of the `meta` table.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub fn set_meta(&mut self, key: &str, value: &str) -> Result<(), KbError> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
     /// The questions asked, oldest first.
     ///
     /// # Errors

@@ -17,8 +17,11 @@
 //! stable: two names that slug alike get the SHA-256 of the name appended. Links are
 //! `[[folder/slug]]`, written only to pages that exist.
 //!
-//! The new wiki is written to `.nanoindex/wiki-new/`, then swapped in with two renames; a
-//! process killed between them leaves no `wiki/`, and the next change renders it again.
+//! The new wiki is written to `.nanoindex/wiki-new/`, then swapped in with two renames, and
+//! the store records the log entry it shows (`meta.wiki_log_id`). A process killed before
+//! that (between a change's commit and its rendering, or between the renames) leaves the
+//! record behind the log: [`is_current`] says so, and the knowledge base renders it again
+//! when next opened.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -44,6 +47,19 @@ const CONCEPT_TYPES: &[&str] = &[
     "legal_reference",
     "defined_term",
 ];
+
+/// The `meta` key recording the log entry the rendered wiki shows.
+const WIKI_LOG_ID: &str = "wiki_log_id";
+
+/// Whether the wiki shows the store's latest change (rendered after the last log entry, and
+/// present on disk).
+///
+/// # Errors
+/// [`KbError::Sql`].
+pub fn is_current(store: &Store) -> Result<bool, KbError> {
+    let shown: Option<u64> = store.meta(WIKI_LOG_ID)?.and_then(|v| v.parse().ok());
+    Ok(shown == Some(store.log_head()?) && store.root().join(WIKI_DIR).is_dir())
+}
 
 /// What [`render`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,12 +231,14 @@ fn outline(nodes: &[TreeNode], depth: usize, out: &mut String) {
     }
 }
 
-/// Renders the wiki of `store` into `<root>/wiki/`, replacing the previous one.
+/// Renders the wiki of `store` into `<root>/wiki/`, replacing the previous one, and records
+/// the log entry it shows.
 ///
 /// # Errors
 /// [`KbError::Sql`] or [`KbError::Damaged`] reading the store; [`KbError::CreateDir`] when a
 /// file cannot be written.
-pub fn render(store: &Store) -> Result<WikiReport, KbError> {
+pub fn render(store: &mut Store) -> Result<WikiReport, KbError> {
+    let head = store.log_head()?;
     let pages = pages(store)?;
     let root = store.root();
     let staging = root.join(".nanoindex").join("wiki-new");
@@ -250,6 +268,7 @@ pub fn render(store: &Store) -> Result<WikiReport, KbError> {
     if old.exists() {
         std::fs::remove_dir_all(&old).map_err(|e| io(&old, e))?;
     }
+    store.set_meta(WIKI_LOG_ID, &head.to_string())?;
     Ok(WikiReport {
         dir: wiki,
         pages: pages.len(),

@@ -105,15 +105,18 @@ pub struct KbAnswer {
 
 impl KnowledgeBase {
     /// Opens (creating on first use) the knowledge base in `dir`, answering and adding with
-    /// `engine` (its model, embedder, password and cache).
+    /// `engine` (its model, embedder, password and cache); renders the wiki when it is
+    /// behind the store.
     ///
     /// # Errors
     /// [`IndexError::Kb`] when the store cannot be opened (including one of a newer format).
     pub fn open(dir: &Path, engine: NanoIndex) -> Result<KnowledgeBase, IndexError> {
-        Ok(KnowledgeBase {
-            store: Store::open(dir)?,
-            engine,
-        })
+        let mut store = Store::open(dir)?;
+        // A process killed between a change and its rendering left the wiki behind.
+        if store.log_head()? > 0 && !nanoindex_kb::wiki::is_current(&store)? {
+            nanoindex_kb::wiki::render(&mut store)?;
+        }
+        Ok(KnowledgeBase { store, engine })
     }
 
     /// The store.
@@ -197,7 +200,7 @@ impl KnowledgeBase {
             name_terms: &name_terms,
         })?;
         if added != Added::Unchanged(name.clone()) {
-            nanoindex_kb::wiki::render(&self.store)?;
+            nanoindex_kb::wiki::render(&mut self.store)?;
         }
         let (name, outcome) = match added {
             Added::New => (name, "added".to_string()),
@@ -227,7 +230,7 @@ impl KnowledgeBase {
     pub fn remove(&mut self, name: &str) -> Result<bool, IndexError> {
         let removed = self.store.remove(name)?;
         if removed {
-            nanoindex_kb::wiki::render(&self.store)?;
+            nanoindex_kb::wiki::render(&mut self.store)?;
         }
         Ok(removed)
     }
@@ -236,8 +239,8 @@ impl KnowledgeBase {
     ///
     /// # Errors
     /// [`IndexError::Kb`].
-    pub fn render_wiki(&self) -> Result<nanoindex_kb::wiki::WikiReport, IndexError> {
-        Ok(nanoindex_kb::wiki::render(&self.store)?)
+    pub fn render_wiki(&mut self) -> Result<nanoindex_kb::wiki::WikiReport, IndexError> {
+        Ok(nanoindex_kb::wiki::render(&mut self.store)?)
     }
 
     /// The `k` passages across all documents that best match `query` (BM25 over retrieval
@@ -321,7 +324,7 @@ impl KnowledgeBase {
         let json = serde_json::to_string(&answer).unwrap_or_default();
         self.store
             .record_question(question, options.mode.as_str(), &json)?;
-        nanoindex_kb::wiki::render(&self.store)?;
+        nanoindex_kb::wiki::render(&mut self.store)?;
         Ok(KbAnswer {
             answer,
             considered,

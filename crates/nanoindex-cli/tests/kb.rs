@@ -1,0 +1,206 @@
+//! `nanoindex-local kb` end to end: a process killed (SIGKILL) at many points of `kb add`
+//! leaves each document wholly there or wholly absent and a wiki that matches the store;
+//! two processes adding at once both land; commands on a folder that is no knowledge base
+//! fail with a clear error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use nanoindex_pdf::write::PdfBuilder;
+
+/// The binary with its cache in `home` and no user configuration.
+fn bin(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nanoindex-local"));
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent/nanoindex-test-config")
+        .env("NANOINDEX_CACHE", home.join("cache"))
+        .env_remove("NANOINDEX_CONFIG")
+        .env_remove("NANOINDEX_LLM");
+    cmd
+}
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    bin(home).args(args).output().expect("binary runs")
+}
+
+/// A report of `pages` pages, each with a heading and a paragraph naming `company`.
+fn report(path: &Path, company: &str, pages: usize) {
+    let mut pdf = PdfBuilder::new();
+    for p in 1..=pages {
+        pdf.page()
+            .text(
+                72.0,
+                72.0,
+                16.0,
+                true,
+                &format!("Section {p}. {company} results"),
+            )
+            .text(
+                72.0,
+                100.0,
+                10.0,
+                false,
+                &format!("{company} reported revenue of ${p},{p:03} million in period {p}."),
+            );
+    }
+    std::fs::write(path, pdf.to_bytes()).unwrap();
+}
+
+/// `kb status --json`: (document name → passages), and the wiki's document pages.
+fn state(home: &Path, kb: &Path) -> (Vec<(String, u64)>, Vec<String>) {
+    let out = run(home, &["kb", "status", kb.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let docs = v["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["name"].as_str().unwrap().to_string(),
+                d["passages"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut pages: Vec<String> = std::fs::read_dir(kb.join("wiki/documents"))
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    pages.sort();
+    (docs, pages)
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let files: Vec<PathBuf> = ["alpha", "beta", "gamma"]
+        .iter()
+        .map(|n| dir.join(format!("{n}.pdf")))
+        .collect();
+    for (f, n) in files.iter().zip(["Alpha", "Beta", "Gamma"]) {
+        report(f, n, 40);
+    }
+    files
+}
+
+#[test]
+fn a_killed_add_leaves_whole_documents_and_a_matching_wiki() {
+    let home = tempfile::tempdir().unwrap();
+    let pdfs = files(home.path());
+    let args = |kb: &Path| -> Vec<String> {
+        let mut a = vec![
+            "kb".to_string(),
+            "add".to_string(),
+            kb.display().to_string(),
+            "--no-dense".to_string(),
+        ];
+        a.extend(pdfs.iter().map(|p| p.display().to_string()));
+        a
+    };
+    // What a finished add stores: every document's passages.
+    let control = home.path().join("control");
+    let out = bin(home.path()).args(args(&control)).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (whole, _) = state(home.path(), &control);
+    assert_eq!(whole.len(), 3);
+
+    let mut partial_runs = 0;
+    for (i, delay_ms) in [0u64, 5, 15, 30, 60, 90, 120, 180, 250, 400]
+        .iter()
+        .enumerate()
+    {
+        let kb = home.path().join(format!("kb{i}"));
+        let mut child = bin(home.path())
+            .args(args(&kb))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(*delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        if !kb.join(".nanoindex/kb.sqlite").exists() {
+            continue;
+        }
+        let (docs, pages) = state(home.path(), &kb);
+        partial_runs += usize::from(docs.len() < 3);
+        for (name, passages) in &docs {
+            let full = whole.iter().find(|(n, _)| n == name).unwrap().1;
+            assert_eq!(
+                *passages, full,
+                "{name} is partly stored after a kill at {delay_ms} ms"
+            );
+        }
+        let expected: Vec<String> = docs.iter().map(|(n, _)| format!("{n}.md")).collect();
+        assert_eq!(pages, expected, "wiki after a kill at {delay_ms} ms");
+        // Adding again completes it.
+        let out = bin(home.path()).args(args(&kb)).output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(state(home.path(), &kb).0, whole);
+    }
+    // Some kill landed mid-way (otherwise the test tested nothing).
+    assert!(partial_runs > 0);
+}
+
+#[test]
+fn two_processes_adding_at_once_both_land() {
+    let home = tempfile::tempdir().unwrap();
+    let pdfs = files(home.path());
+    let kb = home.path().join("kb");
+    let children: Vec<_> = pdfs
+        .iter()
+        .map(|p| {
+            bin(home.path())
+                .args([
+                    "kb",
+                    "add",
+                    kb.to_str().unwrap(),
+                    "--no-dense",
+                    p.to_str().unwrap(),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (docs, pages) = state(home.path(), &kb);
+    let names: Vec<&str> = docs.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["alpha", "beta", "gamma"]);
+    assert_eq!(pages, ["alpha.md", "beta.md", "gamma.md"]);
+
+    // Search across them, and a folder that is no knowledge base.
+    let out = run(
+        home.path(),
+        &["kb", "search", kb.to_str().unwrap(), "Gamma revenue"],
+    );
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("gamma page"));
+    let out = run(
+        home.path(),
+        &[
+            "kb",
+            "status",
+            home.path().join("nowhere").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a knowledge base"));
+}
