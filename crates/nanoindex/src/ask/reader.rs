@@ -740,6 +740,10 @@ fn span_candidates(
         .filter(|(t, _)| !is_period_term(t))
         .cloned()
         .collect();
+    let specific: Option<String> = metric_weights
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(t, _)| t.clone());
     // A date the question names ("on August 21, 2023", "as of June 30") constrains which
     // sentence answers: one that states it gains, one that states only other dates loses.
     let asked_dates: Vec<String> = if kind == AnswerType::Date {
@@ -809,11 +813,17 @@ fn span_candidates(
         if figures && !metric_weights.is_empty() && own_metric <= 0.0 {
             continue;
         }
-        let matched = if figures && !metric_weights.is_empty() {
+        let mut matched = if figures && !metric_weights.is_empty() {
             0.5 * cov + 0.5 * own_metric
         } else {
             cov
         };
+        // The metric's most specific word ("iPhone" of "iPhone net sales") missing from the
+        // figure's sentence: the figure is likely a broader one's ("Total net sales include
+        // $3.3 billion …").
+        if figures && specific.as_ref().is_some_and(|t| !unit.terms.contains(t)) {
+            matched *= MISSING_SPECIFIC;
+        }
         // "Who are the parties": every party the sentence names, as one value.
         if kind == AnswerType::Party && found.len() >= 2 && part.to_lowercase().contains("parties")
         {
@@ -1481,7 +1491,17 @@ pub(super) fn cell_candidates(
             .filter(|t| label_weights.iter().any(|(w, _)| w == *t))
             .count() as f32
             / label_terms.len().max(1) as f32;
+        // A primary statement's line item whose label spells the metric asked and nothing
+        // else ("Total net sales" for "total net sales for the three months …") is the
+        // authoritative figure, above prose that mentions the metric beside another figure
+        // ("Total net sales include $3.3 billion of revenue recognized …").
+        let authoritative = if statement > 0.0 && precision >= 1.0 && cov >= EXACT_LABEL {
+            0.15
+        } else {
+            0.0
+        };
         let score = 0.6 * cov * (0.5 + 0.5 * precision)
+            + authoritative
             + 0.05 * own_share
             + 0.15 * page_rank(input, unit.page_no)
             + statement
@@ -1505,6 +1525,12 @@ pub(super) fn cell_candidates(
     }
     out
 }
+
+/// Factor on a figure sentence's match when it lacks the metric's most specific word.
+const MISSING_SPECIFIC: f32 = 0.75;
+
+/// Coverage at which a row label spells the question's metric (see `cell_candidates`).
+const EXACT_LABEL: f32 = 0.9;
 
 /// Which of a year's columns a question asks for when a table names the year twice: 1 for
 /// the longer period ("nine months", "six months", "year to date"), else 0 (the quarter).
