@@ -6,6 +6,7 @@ mod cmd_generate;
 mod cmd_index;
 mod cmd_kb;
 mod cmd_models;
+mod cmd_search;
 mod cmd_tree;
 mod config;
 mod output;
@@ -32,6 +33,8 @@ enum Command {
     Generate(cmd_generate::GenerateArgs),
     /// Show the models directory and which known models are installed.
     Models(cmd_models::ModelsArgs),
+    /// The sections of a PDF or tree that best match a query (retrieval only, no model).
+    Search(cmd_search::SearchArgs),
     /// A knowledge base of many documents: add, ask across them, search, status, lint,
     /// remove.
     Kb(cmd_kb::KbArgs),
@@ -49,6 +52,7 @@ fn main() -> std::process::ExitCode {
         Command::Generate(args) => cmd_generate::run(args),
         Command::Models(args) => cmd_models::run(args),
         Command::Kb(args) => cmd_kb::run(args),
+        Command::Search(args) => cmd_search::run(args),
     };
     output::finish(result)
 }

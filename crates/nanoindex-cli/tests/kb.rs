@@ -23,7 +23,8 @@ fn run(home: &Path, args: &[&str]) -> Output {
     bin(home).args(args).output().expect("binary runs")
 }
 
-/// A report of `pages` pages, each with a heading and a paragraph naming `company`.
+/// A report of `pages` pages, each with a heading and a paragraph naming `company` (below
+/// the top margin, where a line repeated on every page would be a running header).
 fn report(path: &Path, company: &str, pages: usize) {
     let mut pdf = PdfBuilder::new();
     for p in 1..=pages {
@@ -37,7 +38,7 @@ fn report(path: &Path, company: &str, pages: usize) {
             )
             .text(
                 72.0,
-                100.0,
+                150.0,
                 10.0,
                 false,
                 &format!("{company} reported revenue of ${p},{p:03} million in period {p}."),
@@ -203,4 +204,36 @@ fn two_processes_adding_at_once_both_land() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a knowledge base"));
+}
+
+#[test]
+fn search_ranks_one_documents_sections_with_the_matching_line() {
+    let home = tempfile::tempdir().unwrap();
+    let pdf = home.path().join("alpha.pdf");
+    report(&pdf, "Alpha", 12);
+    let out = run(
+        home.path(),
+        &[
+            "search",
+            pdf.to_str().unwrap(),
+            "revenue in period 7",
+            "-k",
+            "2",
+            "--no-dense",
+            "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(hits.as_array().unwrap().len(), 2);
+    assert_eq!(hits[0]["page_no"], 7);
+    assert!(!hits[0]["title"].as_str().unwrap().is_empty());
+    assert_eq!(
+        hits[0]["line"],
+        "Alpha reported revenue of $7,007 million in period 7."
+    );
 }

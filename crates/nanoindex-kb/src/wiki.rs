@@ -232,12 +232,28 @@ fn outline(nodes: &[TreeNode], depth: usize, out: &mut String) {
 }
 
 /// Renders the wiki of `store` into `<root>/wiki/`, replacing the previous one, and records
-/// the log entry it shows.
+/// the log entry it shows; holds the store's write lock meanwhile.
 ///
 /// # Errors
 /// [`KbError::Sql`] or [`KbError::Damaged`] reading the store; [`KbError::CreateDir`] when a
 /// file cannot be written.
 pub fn render(store: &mut Store) -> Result<WikiReport, KbError> {
+    // Renderers take the store's write lock in turn, so two processes never swap folders at
+    // once and the last to render shows the latest state.
+    store.conn.execute_batch("BEGIN IMMEDIATE")?;
+    match render_locked(store) {
+        Ok(report) => {
+            store.conn.execute_batch("COMMIT")?;
+            Ok(report)
+        }
+        Err(e) => {
+            let _ = store.conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+fn render_locked(store: &mut Store) -> Result<WikiReport, KbError> {
     let head = store.log_head()?;
     let pages = pages(store)?;
     let root = store.root();

@@ -123,6 +123,21 @@ pub fn doc_name(path: &Path) -> String {
         .unwrap_or_else(|| "document".to_string())
 }
 
+/// One section found by [`NanoIndex::search`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SearchHit {
+    /// 1-based page.
+    pub page_no: u32,
+    /// The node's id.
+    pub node_id: String,
+    /// The node's title.
+    pub title: String,
+    /// The page's line that best matches the query.
+    pub line: String,
+    /// Retrieval's fused score (higher is better).
+    pub score: f32,
+}
+
 impl NanoIndex {
     /// An engine with `config`. Nothing is loaded until the first document.
     pub fn new(config: Config) -> Self {
@@ -310,6 +325,60 @@ impl NanoIndex {
             options,
             on_draft,
         )?)
+    }
+
+    /// The `k` best sections of a prepared document for `query`, best first: each ranked
+    /// page's node (title, 1-based page) and its line that best matches the query; the
+    /// ranking is retrieval's own (BM25, titles, graph, and dense similarity when the
+    /// document has vectors and [`Config::dense`] is set), no generative model.
+    ///
+    /// # Errors
+    /// [`IndexError::Embed`] when the query cannot be embedded.
+    pub fn search(
+        &self,
+        prepared: &Prepared,
+        query: &str,
+        k: usize,
+    ) -> Result<Vec<SearchHit>, IndexError> {
+        let index = prepared.document.index();
+        let analysis = nanoindex_retrieve::QueryAnalysis::new(query);
+        let vector = match self.embedder.get() {
+            Some(Ok(e)) if index.has_dense() => e
+                .embed(&[query])
+                .map_err(|e| IndexError::Embed {
+                    document: prepared.document.tree.doc_name.clone(),
+                    source: e,
+                })?
+                .into_iter()
+                .next(),
+            _ => None,
+        };
+        let ranking = index.rank_pages(&analysis, vector.as_deref());
+        Ok(ranking
+            .iter()
+            .take(k)
+            .map(|hit| {
+                let line = index
+                    .snippets(&analysis, std::slice::from_ref(hit), 1, 1)
+                    .into_iter()
+                    .next()
+                    .map(|s| s.text)
+                    .unwrap_or_default();
+                let title = prepared
+                    .document
+                    .tree
+                    .find_node(hit.node_id.as_str())
+                    .map(|n| n.title.clone())
+                    .unwrap_or_default();
+                SearchHit {
+                    page_no: hit.page_no,
+                    node_id: hit.node_id.to_string(),
+                    title,
+                    line,
+                    score: hit.score,
+                }
+            })
+            .collect())
     }
 
     /// The embedding model when [`Config::dense`] is set, loaded on first use; when it
