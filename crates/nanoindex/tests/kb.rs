@@ -326,3 +326,81 @@ fn the_wiki_is_rendered_from_the_store_with_every_link_resolving() {
     assert!(!wiki.join("concepts/stray.md").exists());
     assert!(kb.lint().unwrap().is_empty());
 }
+
+/// All 17 FinanceBench dev filings in one knowledge base (structure-only, lexical): status,
+/// a question about one filing answered from it, a comparison citing two filings, search,
+/// lint and the wiki.
+#[test]
+fn the_financebench_filings_in_one_knowledge_base() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let pdfs = data.join("data/financebench-dev/pdfs");
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = dir.path().join("kb");
+    let cache = dir.path().join("cache");
+    let engine = NanoIndex::with_generator(
+        Config {
+            dense: false,
+            cache: Some(cache),
+            ..Config::default()
+        },
+        Box::new(ScriptedGenerator::new(vec!["not json"; 40])),
+    );
+    let mut kb = KnowledgeBase::open(&kb_dir, engine).unwrap();
+    let files = KnowledgeBase::sources(&pdfs).unwrap();
+    assert_eq!(files.len(), 17);
+    for f in &files {
+        kb.add(f, &mut |_| {}).unwrap();
+    }
+    let status = kb.status().unwrap();
+    assert_eq!(status.documents, 17);
+    assert!(status.pages > 1_000, "{status:?}");
+
+    // A question about one filing is answered from that filing.
+    let answer = kb
+        .ask(
+            "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(answer.read[0], "3M_2018_10K", "{:?}", answer.considered);
+    assert!(
+        answer.answer.content.contains("$1,577 million"),
+        "{answer:#?}"
+    );
+    let cited: Vec<(Option<String>, Vec<u32>)> = answer
+        .answer
+        .citations
+        .iter()
+        .map(|c| (c.doc_name.clone(), c.pages.clone()))
+        .collect();
+    assert_eq!(cited[0], (Some("3M_2018_10K".to_string()), vec![60]));
+
+    // A comparison reads both filings and cites each.
+    let answer = kb
+        .ask(
+            "Compare the net PP&E of Boeing at year end FY2018 and of 3M at year end FY2018",
+            &fast(),
+            &mut |_| {},
+        )
+        .unwrap();
+    let docs: std::collections::BTreeSet<String> = answer
+        .answer
+        .citations
+        .iter()
+        .filter_map(|c| c.doc_name.clone())
+        .collect();
+    assert!(
+        docs.contains("BOEING_2018_10K") && docs.contains("3M_2018_10K"),
+        "{answer:#?}"
+    );
+
+    let hits = kb
+        .search("Netflix streaming content obligations", 5)
+        .unwrap();
+    assert!(hits[0].doc_name.starts_with("NETFLIX"), "{hits:?}");
+    assert!(kb.lint().unwrap().is_empty(), "{:?}", kb.lint().unwrap());
+    assert!(kb_dir.join("wiki/documents/3m-2018-10k.md").is_file());
+}
