@@ -304,8 +304,15 @@ impl KnowledgeBase {
             .collect();
         let across = compares(question) && close.len() >= 2;
         let mut answers: Vec<(String, Answer)> = Vec::new();
+        let names: Vec<String> = close.iter().map(|s| s.name.clone()).collect();
         for s in &close {
-            let answer = self.ask_one(&s.name, question, across, options, on_draft)?;
+            let others: Vec<&str> = names
+                .iter()
+                .filter(|n| **n != s.name)
+                .map(String::as_str)
+                .collect();
+            let put = across.then_some(others.as_slice());
+            let answer = self.ask_one(&s.name, question, put, options, on_draft)?;
             let found = answer.status != Some(AnswerStatus::NotFound);
             answers.push((s.name.clone(), answer));
             if found && !across {
@@ -333,12 +340,13 @@ impl KnowledgeBase {
     }
 
     /// Asks one stored document, its PDF read from the recorded source path; for a
-    /// comparison (`across`), the question as [`per_document`] puts it to this document.
+    /// comparison (`across`: the other documents read), the question as [`per_document`]
+    /// puts it to this document.
     fn ask_one(
         &self,
         name: &str,
         question: &str,
-        across: bool,
+        across: Option<&[&str]>,
         options: &AskOptions,
         on_draft: &mut dyn FnMut(&str),
     ) -> Result<Answer, IndexError> {
@@ -362,16 +370,19 @@ impl KnowledgeBase {
             });
         }
         let (tree, graph, vectors) = self.store.load(name)?;
-        let question = if across {
-            let text: String = tree
-                .iter_nodes()
-                .filter_map(|n| n.text.as_deref())
-                .collect::<Vec<_>>()
-                .join("\n")
-                .to_lowercase();
-            per_document(question, &text)
-        } else {
-            question.to_string()
+        let question = match across {
+            Some(others) => {
+                let text: String = tree
+                    .iter_nodes()
+                    .filter_map(|n| n.text.as_deref())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .to_lowercase();
+                let own = name_terms(name);
+                let others: Vec<String> = others.iter().flat_map(|o| name_terms(o)).collect();
+                per_document(question, &text, &own, &others)
+            }
+            None => question.to_string(),
         };
         let question = question.as_str();
         let prepared = Prepared {
@@ -416,12 +427,48 @@ fn compares(question: &str) -> bool {
     })
 }
 
-/// What a comparison asks of one document: the question without its comparison words and
-/// without the words its text never uses, which name the other documents' periods or
-/// parties ("Compare revenue in the first quarter and the second quarter" → "What was the
-/// revenue in first quarter?" for the first quarter's report). `text` is the document's
-/// text, lowercase.
-fn per_document(question: &str, text: &str) -> String {
+/// The retrieval terms of a document's name (`3M_2018_10K` → `3m`, `2018`, `10k`).
+fn name_terms(name: &str) -> Vec<String> {
+    tokenize(&name.replace(['_', '-', '.'], " "))
+}
+
+/// Words that name a period ("second" quarter, "March"): one that a document never uses
+/// names another document's period.
+const PERIOD_WORDS: &[&str] = &[
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "h1",
+    "h2",
+    "half",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "interim",
+    "annual",
+];
+
+/// What a comparison asks of one document: the question without its comparison words,
+/// without the words that name another document read and not this one ("Boeing" for 3M's
+/// filing), and without the period words its text never uses ("second" for the first
+/// quarter's report); years and the metric's words stay.
+/// `text` is the document's text, lowercase; `own` and `others` the name terms of this
+/// document and of the others read.
+fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -> String {
     const FRAME: &[&str] = &[
         "compare",
         "compared",
@@ -447,9 +494,18 @@ fn per_document(question: &str, text: &str) -> String {
     let mut rest: Vec<&str> = Vec::new();
     for w in question.split(|c: char| c.is_whitespace() || c == '?' || c == ',') {
         let lower = w.to_lowercase();
-        // Short words ("in", "of") are kept as they are: they name nothing.
-        let used = lower.chars().count() <= 3 || text.contains(&lower);
-        if !w.is_empty() && !FRAME.contains(&lower.as_str()) && used && !rest.contains(&w) {
+        let key = lower
+            .trim_end_matches("'s")
+            .trim_matches(|c: char| !c.is_alphanumeric());
+        let names_other = others.iter().any(|o| o == key) && !own.iter().any(|o| o == key);
+        // A period word this document never uses names another document's period.
+        let used = !PERIOD_WORDS.contains(&key) || text.contains(key);
+        if !w.is_empty()
+            && !FRAME.contains(&lower.as_str())
+            && used
+            && !names_other
+            && !rest.contains(&w)
+        {
             rest.push(w);
         }
     }
@@ -528,14 +584,32 @@ mod tests {
     #[test]
     fn a_comparison_asks_each_document_for_the_metric() {
         let q1 = "revenue for the first quarter of 2024 was $1,204 million.";
+        let none: [String; 0] = [];
         assert_eq!(
             per_document(
                 "Compare revenue in the first quarter and the second quarter",
-                q1
+                q1,
+                &none,
+                &none
             ),
             "What was the revenue in first quarter?"
         );
-        assert_eq!(per_document("Compare both", q1), "Compare both");
+        assert_eq!(
+            per_document("Compare both", q1, &none, &none),
+            "Compare both"
+        );
+        // Another document's name goes; this one's and the periods stay.
+        let boeing = name_terms("BOEING_2018_10K");
+        let three_m = name_terms("3M_2018_10K");
+        assert_eq!(
+            per_document(
+                "Compare the net PP&E of Boeing at year end FY2018 and of 3M at year end FY2018",
+                "property, plant and equipment, net 2018 boeing at year end",
+                &boeing,
+                &three_m
+            ),
+            "What was the net PP&E of Boeing at year end FY2018?"
+        );
         assert!(compares("Compare Q1 and Q2 revenue"));
         assert!(!compares("What was revenue in Q1?"));
     }
