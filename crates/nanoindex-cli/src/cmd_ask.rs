@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use nanoindex::llm::LlmOptions;
-use nanoindex::{cache_root, highlight_pdf, AskOptions, Config, Mode, NanoIndex};
+use nanoindex::{highlight_pdf, AskOptions, Mode};
+
+use crate::args::{engine, ModelArgs, OpenArgs};
 
 /// Arguments of `ask`.
 #[derive(Debug, Args)]
@@ -22,23 +23,10 @@ pub struct AskArgs {
     /// `agentic_graph` (the graph seeds the first round).
     #[arg(long, default_value = "agentic")]
     mode: Mode,
-    /// Model: a `PATH.gguf` (llama.cpp), `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or
-    /// `openai:MODEL@URL`; empty means the default model (SmolLM2-135M-Instruct on
-    /// llama.cpp, installed by `scripts/fetch-models.sh`).
-    #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
-    llm: String,
-    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Most pages read per question.
-    #[arg(long, default_value_t = nanoindex::ask::DEFAULT_MAX_PAGES)]
-    max_pages: usize,
-    /// Password of an encrypted PDF.
-    #[arg(long)]
-    password: Option<String>,
-    /// Lexical retrieval only: do not load the embedding model.
-    #[arg(long)]
-    no_dense: bool,
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    open: OpenArgs,
     /// Write a copy of the PDF with the cited boxes highlighted.
     #[arg(long, value_name = "OUT.pdf")]
     highlight: Option<PathBuf>,
@@ -62,21 +50,11 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{message}");
         }
     };
-    let engine = NanoIndex::new(Config {
-        password: args.password.clone(),
-        llm: Some(args.llm.clone()),
-        llm_options: LlmOptions {
-            threads: args.threads,
-            context_length: None,
-        },
-        dense: !args.no_dense,
-        cache: cache_root(),
-        ..Config::default()
-    });
+    let engine = engine(&args.open, Some(&args.model));
     let prepared = engine.prepare(&args.file, &mut progress)?;
     let ask_options = AskOptions {
         mode: args.mode,
-        max_pages: args.max_pages.max(1),
+        max_pages: args.model.max_pages.max(1),
     };
     let mut stderr = std::io::stderr();
     let mut drafting = false;

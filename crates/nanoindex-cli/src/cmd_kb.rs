@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use nanoindex::llm::LlmOptions;
-use nanoindex::{cache_root, AskOptions, Config, KnowledgeBase, Mode, NanoIndex};
+use nanoindex::{AskOptions, KnowledgeBase, Mode};
+
+use crate::args::{engine, ModelArgs, OpenArgs};
 
 /// Arguments of `kb`.
 #[derive(Debug, Args)]
@@ -29,12 +30,8 @@ enum KbCommand {
         /// Files or folders to add.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Password of encrypted PDFs.
-        #[arg(long)]
-        password: Option<String>,
-        /// Lexical retrieval only: do not compute passage embeddings.
-        #[arg(long)]
-        no_dense: bool,
+        #[command(flatten)]
+        open: OpenArgs,
         /// Print one JSON line per file.
         #[arg(long)]
         json: bool,
@@ -48,21 +45,10 @@ enum KbCommand {
         /// `fast`, `agentic` or `agentic_graph` (as for `ask`).
         #[arg(long, default_value = "fast")]
         mode: Mode,
-        /// Model (as for `ask`); empty means the default model.
-        #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
-        llm: String,
-        /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Most pages read per document.
-        #[arg(long, default_value_t = nanoindex::ask::DEFAULT_MAX_PAGES)]
-        max_pages: usize,
-        /// Password of encrypted PDFs.
-        #[arg(long)]
-        password: Option<String>,
-        /// Lexical retrieval only: do not load the embedding model.
-        #[arg(long)]
-        no_dense: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+        #[command(flatten)]
+        open: OpenArgs,
         /// Print the answer, citations, documents considered and trace as JSON.
         #[arg(long)]
         json: bool,
@@ -119,23 +105,14 @@ fn existing(dir: &Path) -> anyhow::Result<()> {
     }
 }
 
-fn engine(
-    password: Option<String>,
-    llm: Option<String>,
-    threads: Option<usize>,
-    dense: bool,
-) -> NanoIndex {
-    NanoIndex::new(Config {
-        password,
-        llm,
-        llm_options: LlmOptions {
-            threads,
-            context_length: None,
-        },
-        dense,
-        cache: cache_root(),
-        ..Config::default()
-    })
+/// A knowledge base that must exist, opened for reading (no model, lexical).
+fn open_existing(dir: &Path) -> anyhow::Result<KnowledgeBase> {
+    existing(dir)?;
+    let open = OpenArgs {
+        password: None,
+        no_dense: true,
+    };
+    Ok(KnowledgeBase::open(dir, engine(&open, None))?)
 }
 
 /// Runs `kb`.
@@ -145,11 +122,10 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
         KbCommand::Add {
             dir,
             paths,
-            password,
-            no_dense,
+            open,
             json,
         } => {
-            let mut kb = KnowledgeBase::open(&dir, engine(password, None, None, !no_dense))?;
+            let mut kb = KnowledgeBase::open(&dir, engine(&open, None))?;
             let mut failed = 0;
             let mut files = Vec::new();
             for p in &paths {
@@ -203,19 +179,15 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             dir,
             question,
             mode,
-            llm,
-            threads,
-            max_pages,
-            password,
-            no_dense,
+            model,
+            open,
             json,
         } => {
             existing(&dir)?;
-            let mut kb =
-                KnowledgeBase::open(&dir, engine(password, Some(llm), threads, !no_dense))?;
+            let mut kb = KnowledgeBase::open(&dir, engine(&open, Some(&model)))?;
             let options = AskOptions {
                 mode,
-                max_pages: max_pages.max(1),
+                max_pages: model.max_pages.max(1),
             };
             let answer = kb
                 .ask(&question, &options, &mut |_| {})
@@ -234,8 +206,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             k,
             json,
         } => {
-            existing(&dir)?;
-            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let kb = open_existing(&dir)?;
             let hits = kb.search(&query, k.max(1))?;
             if json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&hits)?)?;
@@ -259,8 +230,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         KbCommand::Status { dir, json } => {
-            existing(&dir)?;
-            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let kb = open_existing(&dir)?;
             let status = kb.status()?;
             let docs = kb.store().documents()?;
             if json {
@@ -293,8 +263,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         KbCommand::Lint { dir, json } => {
-            existing(&dir)?;
-            let kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let kb = open_existing(&dir)?;
             let problems = kb.lint()?;
             if json {
                 writeln!(stdout, "{}", serde_json::to_string_pretty(&problems)?)?;
@@ -312,8 +281,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             })
         }
         KbCommand::Remove { dir, name } => {
-            existing(&dir)?;
-            let mut kb = KnowledgeBase::open(&dir, engine(None, None, None, false))?;
+            let mut kb = open_existing(&dir)?;
             if kb.remove(&name)? {
                 writeln!(stdout, "removed `{name}`")?;
                 Ok(ExitCode::SUCCESS)

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::args::{engine, OpenArgs};
 use clap::Args;
-use nanoindex::{cache_root, Config, NanoIndex};
 
 /// Arguments of `search`.
 #[derive(Debug, Args)]
@@ -18,12 +18,8 @@ pub struct SearchArgs {
     /// How many sections.
     #[arg(long, short = 'k', default_value_t = 10)]
     k: usize,
-    /// Password of an encrypted PDF.
-    #[arg(long)]
-    password: Option<String>,
-    /// Lexical retrieval only: do not load the embedding model.
-    #[arg(long)]
-    no_dense: bool,
+    #[command(flatten)]
+    open: OpenArgs,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -32,12 +28,7 @@ pub struct SearchArgs {
 /// Runs `search`.
 pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let quiet = args.json;
-    let engine = NanoIndex::new(Config {
-        password: args.password.clone(),
-        dense: !args.no_dense,
-        cache: cache_root(),
-        ..Config::default()
-    });
+    let engine = engine(&args.open, None);
     let prepared = engine.prepare(&args.file, &mut |m| {
         if !quiet {
             eprintln!("{m}");

@@ -1,6 +1,7 @@
 //! `nanoindex-local`: the command-line front end. Parses arguments, calls the `nanoindex`
 //! engine and renders its results; it holds no document logic of its own.
 
+mod args;
 mod cmd_ask;
 mod cmd_generate;
 mod cmd_index;

@@ -391,7 +391,12 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        let mut page = front_matter("document", &d.name, &[source.clone()], d.added_at);
+        let mut page = front_matter(
+            "document",
+            &d.name,
+            std::slice::from_ref(&source),
+            d.added_at,
+        );
         page.push_str(&format!("# {}\n\n", cell(&d.name)));
         page.push_str(&format!(
             "- Source: `{}`\n- SHA-256: `{}`\n- Pages: {}\n",

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_kb::lint::Problem;
 use nanoindex_kb::{Added, NewDocument, Selected, Status, Store, StoredPassage};
-use nanoindex_retrieve::analysis::tokenize;
+use nanoindex_retrieve::analysis::{tokenize, MONTHS};
 
 use crate::ask::{AskDocument, AskOptions};
 use crate::{doc_name, sha256_hex, IndexError, NanoIndex, Prepared};
@@ -432,33 +432,10 @@ fn name_terms(name: &str) -> Vec<String> {
     tokenize(&name.replace(['_', '-', '.'], " "))
 }
 
-/// Words that name a period ("second" quarter, "March"): one that a document never uses
-/// names another document's period.
+/// Words that name a period besides the months ("second" quarter, "H1"): one that a
+/// document never uses names another document's period.
 const PERIOD_WORDS: &[&str] = &[
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "q1",
-    "q2",
-    "q3",
-    "q4",
-    "h1",
-    "h2",
-    "half",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "interim",
+    "first", "second", "third", "fourth", "q1", "q2", "q3", "q4", "h1", "h2", "half", "interim",
     "annual",
 ];
 
@@ -499,7 +476,8 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
             .trim_matches(|c: char| !c.is_alphanumeric());
         let names_other = others.iter().any(|o| o == key) && !own.iter().any(|o| o == key);
         // A period word this document never uses names another document's period.
-        let used = !PERIOD_WORDS.contains(&key) || text.contains(key);
+        let period = PERIOD_WORDS.contains(&key) || MONTHS.contains(&key);
+        let used = !period || text.contains(key);
         if !w.is_empty()
             && !FRAME.contains(&lower.as_str())
             && used

@@ -87,6 +87,26 @@ pub struct Candidate {
     pub cite: Vec<Snippet>,
 }
 
+impl Candidate {
+    /// A passage as its own answer (yes/no, free text, a cause): `quote` (of `unit`) is the
+    /// value, the quote and the cited text.
+    fn quoted(unit: &Unit, quote: String, score: f32, coverage: f32) -> Candidate {
+        let mut snippet = snippet_of(unit, score, None);
+        snippet.text.clone_from(&quote);
+        Candidate {
+            value: quote.clone(),
+            written: None,
+            quote,
+            page_no: unit.page_no,
+            score,
+            coverage,
+            cell: None,
+            computation: None,
+            cite: vec![snippet],
+        }
+    }
+}
+
 /// The reading of one part of a question.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PartReading {
@@ -1056,19 +1076,7 @@ fn sentence_candidates(
             let cov = coverage(weights, &u.terms);
             let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no);
             let q = quote(&u.text, None);
-            let mut snippet = snippet_of(u, score, None);
-            snippet.text.clone_from(&q);
-            Candidate {
-                value: q.clone(),
-                written: None,
-                quote: q,
-                page_no: u.page_no,
-                score,
-                coverage: cov,
-                cell: None,
-                computation: None,
-                cite: vec![snippet],
-            }
+            Candidate::quoted(u, q, score, cov)
         })
         .filter(|c| c.coverage > 0.0)
         .collect()
@@ -1156,24 +1164,12 @@ fn cause_candidates(
             _ => u,
         };
         let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no) + 0.1;
-        let mut snippet = snippet_of(quoted, score, None);
         let q = if quoted.text.len() <= 2 * MAX_QUOTE {
             quoted.text.clone()
         } else {
             quote(&quoted.text, None)
         };
-        snippet.text.clone_from(&q);
-        out.push(Candidate {
-            value: q.clone(),
-            written: None,
-            quote: q,
-            page_no: u.page_no,
-            score,
-            coverage: cov,
-            cell: None,
-            computation: None,
-            cite: vec![snippet],
-        });
+        out.push(Candidate::quoted(quoted, q, score, cov));
     }
     out
 }
