@@ -34,6 +34,11 @@ fn engine() -> NanoIndex {
     )
 }
 
+/// Asks in `fast` mode.
+fn ask(kb: &mut KnowledgeBase, question: &str) -> nanoindex::KbAnswer {
+    kb.ask(question, &fast(), &mut |_| {}).unwrap()
+}
+
 fn fast() -> AskOptions {
     AskOptions {
         mode: Mode::Fast,
@@ -63,13 +68,10 @@ fn a_comparison_is_answered_from_both_documents_and_a_narrow_question_from_one()
         assert_eq!(report.pages, 2);
     }
 
-    let answer = kb
-        .ask(
-            "Compare revenue in the first quarter and the second quarter",
-            &fast(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let answer = ask(
+        &mut kb,
+        "Compare revenue in the first quarter and the second quarter",
+    );
     let mut read = answer.read.clone();
     read.sort();
     assert_eq!(read, ["harbor-q1-2024", "harbor-q2-2024"]);
@@ -98,9 +100,7 @@ fn a_comparison_is_answered_from_both_documents_and_a_narrow_question_from_one()
     );
 
     // A question one document answers reads that one and cites only it.
-    let answer = kb
-        .ask("Where did the new mill open?", &fast(), &mut |_| {})
-        .unwrap();
+    let answer = ask(&mut kb, "Where did the new mill open?");
     assert_eq!(answer.read, ["harbor-q2-2024"]);
     assert_eq!(answer.considered[0].name, "harbor-q2-2024");
     assert!(answer.answer.content.contains("Salem"), "{answer:#?}");
@@ -144,13 +144,7 @@ fn adds_are_idempotent_a_changed_file_replaces_its_version_and_a_changed_source_
     // Adding it again replaces the old version.
     assert_eq!(kb.add(&pdf, &mut |_| {}).unwrap().outcome, "replaced");
     assert_eq!(kb.status().unwrap().documents, 1);
-    let answer = kb
-        .ask(
-            "What was revenue in the first quarter?",
-            &fast(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let answer = ask(&mut kb, "What was revenue in the first quarter?");
     assert_eq!(
         answer.answer.status,
         Some(AnswerStatus::Answered),
@@ -163,13 +157,7 @@ fn adds_are_idempotent_a_changed_file_replaces_its_version_and_a_changed_source_
 
     assert!(kb.remove("harbor").unwrap());
     assert_eq!(kb.status().unwrap().documents, 0);
-    let answer = kb
-        .ask(
-            "What was revenue in the first quarter?",
-            &fast(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let answer = ask(&mut kb, "What was revenue in the first quarter?");
     assert_eq!(answer.answer.status, Some(AnswerStatus::NotFound));
     assert!(answer.answer.citations.is_empty());
 
@@ -242,12 +230,7 @@ fn the_wiki_is_rendered_from_the_store_with_every_link_resolving() {
         std::fs::write(&path, quarterly(quarter, revenue, other)).unwrap();
         kb.add(&path, &mut |_| {}).unwrap();
     }
-    kb.ask(
-        "What was revenue in the second quarter?",
-        &fast(),
-        &mut |_| {},
-    )
-    .unwrap();
+    ask(&mut kb, "What was revenue in the second quarter?");
     let wiki = kb_dir.join("wiki");
     let mut files: Vec<String> = Vec::new();
     let mut stack = vec![wiki.clone()];
@@ -358,13 +341,10 @@ fn the_financebench_filings_in_one_knowledge_base() {
     assert!(status.pages > 1_000, "{status:?}");
 
     // A question about one filing is answered from that filing.
-    let answer = kb
-        .ask(
-            "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
-            &fast(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let answer = ask(
+        &mut kb,
+        "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
+    );
     assert_eq!(answer.read[0], "3M_2018_10K", "{:?}", answer.considered);
     assert!(
         answer.answer.content.contains("$1,577 million"),
@@ -379,13 +359,10 @@ fn the_financebench_filings_in_one_knowledge_base() {
     assert_eq!(cited[0], (Some("3M_2018_10K".to_string()), vec![60]));
 
     // A comparison reads both filings and cites each.
-    let answer = kb
-        .ask(
-            "Compare the net PP&E of Boeing at year end FY2018 and of 3M at year end FY2018",
-            &fast(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let answer = ask(
+        &mut kb,
+        "Compare the net PP&E of Boeing at year end FY2018 and of 3M at year end FY2018",
+    );
     let docs: std::collections::BTreeSet<String> = answer
         .answer
         .citations
