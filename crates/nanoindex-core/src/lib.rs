@@ -17,6 +17,7 @@ pub mod id;
 pub mod io;
 pub mod numbering;
 pub mod tree;
+pub mod years;
 
 pub use answer::{Answer, AnswerStatus, Citation};
 pub use error::CoreError;

@@ -20,6 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use nanoindex_core::years::is_year_word;
 use nanoindex_core::{DocumentGraph, DocumentTree};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
@@ -198,6 +199,10 @@ pub struct Question {
     /// The answer, as `nanoindex_core::Answer` JSON.
     pub answer_json: String,
 }
+
+/// Factor on the score of a document whose name is dated to a year the question does not
+/// ask, when it asks one.
+const OTHER_YEAR: f64 = 0.5;
 
 /// Counts for `kb status`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -597,7 +602,8 @@ impl Store {
     }
 
     /// The documents that may answer a question (its retrieval `terms`), best first, at most
-    /// `k`: each scored by its
+    /// `k` (halved when its name is dated to a year the question does not ask, while it asks
+    /// one): each scored by its
     /// best passages' BM25 (the sum of its three best among the 200 best overall, relative
     /// to the best document's) and by the share of its name's terms the question says (a
     /// question about "3M's FY2018 capex" prefers `3M_2018_10K` to `3M_2022_10K`). The whole
@@ -632,6 +638,15 @@ impl Store {
                 name_terms.split_whitespace().map(str::to_string).collect();
             let said = name_terms.iter().filter(|t| asked.contains(t)).count();
             let name_share = said as f64 / name_terms.len().max(1) as f64;
+            // A name dated to a year the question does not ask, when it asks one
+            // ("3M_2022_10K" for a FY2018 question): another period's document.
+            let other_year = asked.iter().any(|t| is_year_word(t))
+                && name_terms
+                    .iter()
+                    .any(|t| is_year_word(t) && !asked.contains(t))
+                && !name_terms
+                    .iter()
+                    .any(|t| is_year_word(t) && asked.contains(t));
             let passages = lexical.iter().find(|(n, _)| *n == name).map_or(0.0, |x| {
                 if best > 0.0 {
                     x.1 / best
@@ -643,11 +658,13 @@ impl Store {
                 continue;
             }
             out.push(Selected {
-                score: 0.5 * passages + 0.5 * name_share,
+                score: (0.5 * passages + 0.5 * name_share)
+                    * if other_year { OTHER_YEAR } else { 1.0 },
                 reason: format!(
-                    "passages {:.2} of the best document's BM25; {said} of {} name terms in the question",
+                    "passages {:.2} of the best document's BM25; {said} of {} name terms in the question{}",
                     passages,
-                    name_terms.len()
+                    name_terms.len(),
+                    if other_year { "; its name is dated to another year" } else { "" }
                 ),
                 name,
             });

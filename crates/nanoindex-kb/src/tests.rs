@@ -169,6 +169,19 @@ fn search_and_selection_rank_documents_by_passages_and_names() {
         )
         .unwrap();
     assert_eq!(chosen[0].name, "acme-2023-q2", "{chosen:?}");
+
+    // A name dated to another year than the question's counts half.
+    put(&mut store, "acme-2021-q2", "cc", &q2());
+    let chosen = store
+        .select_documents(
+            &terms("Which risks did acme report for lithium supply in 2023?"),
+            5,
+        )
+        .unwrap();
+    assert_eq!(chosen[0].name, "acme-2023-q2", "{chosen:?}");
+    let older = chosen.iter().find(|s| s.name == "acme-2021-q2").unwrap();
+    assert!(older.score <= 0.5 * chosen[0].score + 1e-9, "{chosen:?}");
+    assert!(older.reason.contains("another year"), "{older:?}");
 }
 
 #[test]

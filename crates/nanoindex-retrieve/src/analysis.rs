@@ -257,15 +257,7 @@ impl NumberMention {
     }
 }
 
-/// The years figures are read as: a whole number from 1950 to 2100 is a year (a column
-/// header, a period, a date), not an amount. The one definition for retrieval and the reader.
-pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
-
-/// Whether `y` is in [`YEARS`].
-#[must_use]
-pub fn is_year(y: u32) -> bool {
-    YEARS.contains(&y)
-}
+pub use nanoindex_core::years::{is_year, YEARS};
 
 /// Numbers in `text` in order: `1,577`, `(1,577)` (negative), `-3.5`, `22.4%`, `$12.6`.
 /// Digits glued to letters (`FY2018`, `10-K`'s `10` followed by `-K` is kept) are skipped

@@ -478,12 +478,16 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
         // A period word this document never uses names another document's period.
         let period = PERIOD_WORDS.contains(&key) || MONTHS.contains(&key);
         let used = !period || text.contains(key);
-        if !w.is_empty()
-            && !FRAME.contains(&lower.as_str())
-            && used
-            && !names_other
-            && !rest.contains(&w)
-        {
+        if names_other || !used {
+            // "of Boeing" goes whole.
+            if rest.last().is_some_and(|p| {
+                ["of", "for", "in", "at", "by"].contains(&p.to_lowercase().as_str())
+            }) {
+                rest.pop();
+            }
+            continue;
+        }
+        if !w.is_empty() && !FRAME.contains(&lower.as_str()) && !rest.contains(&w) {
             rest.push(w);
         }
     }

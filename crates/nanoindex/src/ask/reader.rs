@@ -910,11 +910,13 @@ fn span_candidates(
                     AnswerType::Amount | AnswerType::Percentage | AnswerType::Count
                 )
             {
+                // A sentence that dates its figures to other years only states another
+                // period's figure ("$5,662 million … at December 31, 2022 and 2021" for FY2018).
                 let years = years_of(&unit.text);
                 if years.iter().any(|y| query.years.contains(y)) {
                     score += 0.1;
                 } else if !years.is_empty() {
-                    score -= 0.1;
+                    continue;
                 }
             }
             let mut q = quote(&unit.text, Some(&span));
