@@ -74,7 +74,8 @@ enum KbCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Sources that are missing or changed since they were added.
+    /// Sources missing or changed since they were added, broken wiki links and orphan wiki
+    /// pages (exit 1 when any).
     Lint {
         /// The knowledge base folder.
         dir: PathBuf,
