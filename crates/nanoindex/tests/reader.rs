@@ -786,4 +786,34 @@ fn a_cause_is_read_from_the_sentence_that_gives_it_with_the_sentence_naming_the_
         "{answer:#?}"
     );
     assert_eq!(cited_pages(&answer), [1]);
+
+    // A draft that paraphrases the cause with the sentence's own words is not shown: the
+    // cause is quoted from the page.
+    let mut model = ScriptedGenerator::new([
+        r#"{"lines": [1]}"#,
+        r#"{"answer": "The increase in inventories in fiscal 2024 was driven by the increase."}"#,
+    ]);
+    let options = AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    };
+    let answer = ask(
+        &doc,
+        "What drove the increase in inventories in fiscal 2024?",
+        &mut model,
+        None,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(
+        !answer.content.contains("driven by the increase"),
+        "{answer:#?}"
+    );
+    assert!(
+        answer
+            .content
+            .contains("primarily due to the opening of 12 new stores"),
+        "{answer:#?}"
+    );
 }

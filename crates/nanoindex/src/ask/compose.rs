@@ -8,7 +8,7 @@ use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_retrieve::analysis::{numbers_in, tokenize, NumberMention};
 use nanoindex_retrieve::Snippet;
 
-use super::answer_type::AnswerType;
+use super::answer_type::{self, AnswerType};
 use super::hygiene::{is_degenerate, is_refusal, looks_like_instruction, strip_echo};
 use super::reader::{self, PartReading, ReaderInput};
 use super::session::Session;
@@ -132,8 +132,11 @@ impl Session<'_> {
                     quoted += 1;
                 }
                 AnswerType::Text => {
+                    // A cause is quoted from the sentence that gives it: a draft's paraphrase
+                    // of a cause ("driven by a change in operating margin") is not checkable.
                     let support = supporting(draft, &part.candidates)
-                        .filter(|_| !sentences.iter().any(|s| s == draft.trim()));
+                        .filter(|_| !sentences.iter().any(|s| s == draft.trim()))
+                        .filter(|_| !answer_type::asks_cause(&part.question));
                     if let Some(c) = support {
                         sentences.push(draft.trim().to_string());
                         cited.extend(c.cite.iter().cloned());
