@@ -319,7 +319,7 @@ impl KnowledgeBase {
                 break;
             }
         }
-        let answer = merge(question, options, answers.clone(), across);
+        let answer = merge(options, answers.clone(), across);
         let read: Vec<String> = answers.into_iter().map(|(n, _)| n).collect();
         let mut answer = answer;
         answer.trace = Some(serde_json::json!({
@@ -500,17 +500,22 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
 
 /// One answer from the documents' answers: a comparison states each document's answer
 /// under its name; otherwise the first that answers (or the best document's "not found").
-fn merge(
-    question: &str,
-    options: &AskOptions,
-    answers: Vec<(String, Answer)>,
-    across: bool,
-) -> Answer {
+fn merge(options: &AskOptions, answers: Vec<(String, Answer)>, across: bool) -> Answer {
     let traces: Vec<serde_json::Value> = answers
         .iter()
         .map(|(n, a)| serde_json::json!({"document": n, "status": a.status, "trace": a.trace}))
         .collect();
-    if answers.is_empty() {
+    // Not a comparison: the first answer that answers, else the best document's; no
+    // document at all: not found.
+    let pick = answers
+        .iter()
+        .position(|(_, a)| a.status != Some(AnswerStatus::NotFound))
+        .unwrap_or(0);
+    if !across || answers.is_empty() {
+        if let Some((_, mut answer)) = answers.into_iter().nth(pick) {
+            answer.trace = Some(serde_json::Value::Array(traces));
+            return answer;
+        }
         return Answer {
             content: "No document in the knowledge base matches the question.".to_string(),
             status: Some(AnswerStatus::NotFound),
@@ -519,17 +524,6 @@ fn merge(
             mode: options.mode.as_str().to_string(),
             trace: Some(serde_json::Value::Array(traces)),
         };
-    }
-    if !across {
-        let pick = answers
-            .iter()
-            .position(|(_, a)| a.status != Some(AnswerStatus::NotFound))
-            .unwrap_or(0);
-        let (_, mut answer) = answers.into_iter().nth(pick).unwrap_or_else(|| {
-            unreachable!("`pick` indexes a non-empty list of answers for `{question}`")
-        });
-        answer.trace = Some(serde_json::Value::Array(traces));
-        return answer;
     }
     let statuses: Vec<Option<AnswerStatus>> = answers.iter().map(|(_, a)| a.status).collect();
     let status = if statuses.iter().all(|s| *s == Some(AnswerStatus::Answered)) {

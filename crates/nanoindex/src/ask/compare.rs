@@ -103,7 +103,7 @@ pub(super) fn asked(question: &str, years: &[u32]) -> Option<Asked> {
         return None;
     }
     if stable {
-        let band = regex_band(&lower);
+        let band = band_of(&lower);
         return Some(Asked::Within(band));
     }
     let first = lower.split_whitespace().next().unwrap_or("");
@@ -119,7 +119,7 @@ pub(super) fn asked(question: &str, years: &[u32]) -> Option<Asked> {
 }
 
 /// The band a consistency question gives: `2` for "not fluctuating more than roughly 2%".
-fn regex_band(lower: &str) -> Option<f64> {
+fn band_of(lower: &str) -> Option<f64> {
     let i = lower.find('%')?;
     let digits: String = lower[..i]
         .chars()
