@@ -512,12 +512,31 @@ impl Store {
     /// # Errors
     /// [`KbError::Sql`].
     pub fn documents(&self) -> Result<Vec<DocumentInfo>, KbError> {
-        let mut stmt = self.conn.prepare(
+        self.document_rows("", [])
+    }
+
+    /// The stored document `name`'s record.
+    ///
+    /// # Errors
+    /// [`KbError::NoDocument`], [`KbError::Sql`].
+    pub fn document(&self, name: &str) -> Result<DocumentInfo, KbError> {
+        self.document_rows("WHERE d.name = ?1", [name])?
+            .pop()
+            .ok_or_else(|| KbError::NoDocument(name.to_string()))
+    }
+
+    /// Document records matching `filter` (an SQL `WHERE` clause over `d`), by name.
+    fn document_rows<P: rusqlite::Params>(
+        &self,
+        filter: &str,
+        params: P,
+    ) -> Result<Vec<DocumentInfo>, KbError> {
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT d.name, d.source_path, d.sha256, d.pages, d.description, d.domain, \
              d.added_at, (SELECT COUNT(*) FROM passages p WHERE p.doc_id = d.id) \
-             FROM documents d ORDER BY d.name",
-        )?;
-        let rows = stmt.query_map([], |r| {
+             FROM documents d {filter} ORDER BY d.name"
+        ))?;
+        let rows = stmt.query_map(params, |r| {
             Ok(DocumentInfo {
                 name: r.get(0)?,
                 source_path: r.get::<_, Option<String>>(1)?.map(PathBuf::from),

@@ -350,12 +350,7 @@ impl KnowledgeBase {
         options: &AskOptions,
         on_draft: &mut dyn FnMut(&str),
     ) -> Result<Answer, IndexError> {
-        let info = self
-            .store
-            .documents()?
-            .into_iter()
-            .find(|d| d.name == name)
-            .ok_or_else(|| nanoindex_kb::KbError::NoDocument(name.to_string()))?;
+        let info = self.store.document(name)?;
         let path = info.source_path.clone().unwrap_or_default();
         let pdf = std::fs::read(&path).map_err(|_| IndexError::KbSource {
             doc: name.to_string(),
