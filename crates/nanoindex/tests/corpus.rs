@@ -2,7 +2,9 @@
 //! PART → Item trees whose items start where their body starts (never on the contents page),
 //! the fixture report nests its headings by font size, and the evidence pages of the
 //! FinanceBench questions are measured against the leaves of the tree (printed, not asserted:
-//! `cargo test -p nanoindex --test corpus -- --nocapture`). Requires the shared data.
+//! `cargo test -p nanoindex --test corpus -- --nocapture`), and no line of any real document
+//! reads as an instruction to a model (the injection filter's false positives are zero).
+//! Requires the shared data.
 
 mod common;
 
@@ -211,4 +213,45 @@ fn financebench_evidence_pages_fall_in_relevant_leaves() {
     );
     assert_eq!(total, 37);
     assert_eq!(covered, total, "every evidence page lies in some leaf");
+}
+
+/// The injection filter's false positives: every line of every real document of the shared
+/// data (the FinanceBench filings, the real corpus, the fixtures) is text for a reader. A
+/// filter that matched topic words ("large language models" in NVIDIA's 10-Q) once hid the
+/// passage that answered the question.
+#[test]
+fn no_line_of_a_real_document_reads_as_an_instruction() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let mut pdfs = Vec::new();
+    for dir in ["data/financebench-dev/pdfs", "corpus/real", "data/fixtures"] {
+        for entry in std::fs::read_dir(data.join(dir)).expect("shared data folder") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "pdf") {
+                pdfs.push(path);
+            }
+        }
+    }
+    pdfs.sort();
+    assert!(pdfs.len() >= 35, "{} PDFs", pdfs.len());
+    let (mut lines, mut flagged) = (0usize, Vec::new());
+    for path in &pdfs {
+        let tree = index(path);
+        for node in tree.iter_nodes() {
+            for line in node.text.as_deref().unwrap_or("").lines() {
+                lines += 1;
+                if nanoindex::ask::looks_like_instruction(line) {
+                    flagged.push(format!("{}: {line}", path.display()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "instruction filter: {} of {lines} lines of {} documents flagged",
+        flagged.len(),
+        pdfs.len()
+    );
+    assert!(lines > 50_000, "{lines} lines");
+    assert!(flagged.is_empty(), "{flagged:#?}");
 }

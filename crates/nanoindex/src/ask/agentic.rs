@@ -218,7 +218,7 @@ impl Session<'_> {
                 if !read && !extra_pages.contains(&s.page_no) {
                     extra_pages.push(s.page_no);
                 }
-                if read && !self.tainted(&s) && !self.evidence.iter().any(|e| overlaps(e, &s)) {
+                if read && !self.evidence.iter().any(|e| overlaps(e, &s)) {
                     self.evidence.push(s);
                 }
             }

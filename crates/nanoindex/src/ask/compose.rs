@@ -30,12 +30,12 @@ impl Session<'_> {
         let (draft, corrections) = verify::correct_computations(&draft);
         self.trace.verification.corrections = corrections;
         let doc = self.doc;
-        let withheld = |line: &str| looks_like_instruction(line);
+        let addressed_to_model = |text: &str| looks_like_instruction(text);
         let input = ReaderInput {
             index: &doc.index,
             ranking: &self.ranking,
             pages: &self.trace.pages_read,
-            withheld: &withheld,
+            addressed_to_model: &addressed_to_model,
             doc_name: &doc.tree.doc_name,
         };
         let mut parts = reader::read(&input, &self.query.question);

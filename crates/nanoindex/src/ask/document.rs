@@ -1,12 +1,8 @@
-//! A document ready for questions: tree, graph, PDF bytes for quote search, retrieval index,
-//! and the passages holding lines addressed to a model.
-
-use std::collections::HashSet;
+//! A document ready for questions: tree, graph, PDF bytes for quote search, retrieval index.
 
 use nanoindex_core::{Answer, BoundingBox, DocumentGraph, DocumentTree};
 use nanoindex_retrieve::RetrievalIndex;
 
-use super::hygiene::looks_like_instruction;
 use super::AskError;
 
 /// A document ready for questions: its tree, graph, PDF bytes (for quote search) and
@@ -20,8 +16,6 @@ pub struct AskDocument {
     pub(crate) pdf_name: String,
     pub(super) password: Option<String>,
     pub(super) index: RetrievalIndex,
-    /// Passages (indices into the index's passages) holding a line addressed to a model.
-    pub(super) tainted: HashSet<usize>,
 }
 
 impl std::fmt::Debug for AskDocument {
@@ -47,12 +41,6 @@ impl AskDocument {
         dense: Option<Vec<Vec<f32>>>,
     ) -> Self {
         let index = RetrievalIndex::build(&tree, &graph, dense);
-        let tainted = index
-            .lines()
-            .iter()
-            .filter(|l| looks_like_instruction(&l.text))
-            .map(|l| l.passage)
-            .collect();
         AskDocument {
             tree,
             graph,
@@ -60,7 +48,6 @@ impl AskDocument {
             pdf_name,
             password,
             index,
-            tainted,
         }
     }
 

@@ -23,9 +23,10 @@
 //!   round one instead of the outline pick.
 //!
 //! Document text is data: it is quoted to the model inside an evidence block under a
-//! system message that says so, and lines that read as instructions to an assistant are
-//! withheld, with the rest of their passage, from the model, the evidence and the citations
-//! (the trace lists them).
+//! system message that says so, and a sentence that reads as an instruction to an assistant
+//! is left out of prompts — only that sentence, never its passage or page (the trace lists
+//! it). It stays searchable, and the reader reads it as data at half its score, so a true
+//! answer beside it is still found and cited.
 
 //! Where to start reading: [`ask`] below runs one question; `session.rs` holds its state
 //! (pages read within the budget, evidence, trace); `fast.rs` and `agentic.rs` are the

@@ -222,8 +222,9 @@ pub struct ReaderInput<'a> {
     pub ranking: &'a [PageHit],
     /// Pages read, in order.
     pub pages: &'a [u32],
-    /// Lines never to read (addressed to a model).
-    pub withheld: &'a dyn Fn(&str) -> bool,
+    /// Whether text reads as addressed to a model: such a candidate is read as data at
+    /// [`INSTRUCTION_FACTOR`] of its score, so that a true answer beside it wins.
+    pub addressed_to_model: &'a dyn Fn(&str) -> bool,
     /// The document's name (its words name the document, not the fact asked for).
     pub doc_name: &'a str,
 }
@@ -250,6 +251,9 @@ pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
         })
         .collect()
 }
+
+/// Share of its score that a candidate quoting text addressed to a model keeps.
+pub const INSTRUCTION_FACTOR: f32 = 0.5;
 
 /// Longest first line of a document taken as its title.
 const TITLE_CHARS: usize = 80;
@@ -328,6 +332,11 @@ fn read_part(
         AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
         _ => span_candidates(input, units, part, query, &weights, kind),
     });
+    for c in &mut candidates {
+        if (input.addressed_to_model)(&c.quote) {
+            c.score *= INSTRUCTION_FACTOR;
+        }
+    }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
     // One candidate per value (the best-scored place that states it).
     let mut seen = HashSet::new();
@@ -384,7 +393,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
         while i < ids.len() {
             let id = ids[i];
             let line = &lines[id];
-            if (input.withheld)(&line.text) || is_contents_line(&line.text) {
+            if is_contents_line(&line.text) {
                 i += 1;
                 continue;
             }
@@ -409,11 +418,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
             let mut starts: Vec<(usize, usize)> = Vec::new();
             while j < ids.len() {
                 let l = &lines[ids[j]];
-                if l.passage != line.passage
-                    || is_row(j)
-                    || (input.withheld)(&l.text)
-                    || is_contents_line(&l.text)
-                {
+                if l.passage != line.passage || is_row(j) || is_contents_line(&l.text) {
                     break;
                 }
                 // A word broken at the line end ("termi-" / "nation") is joined.

@@ -7,7 +7,7 @@ use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl};
 use nanoindex_retrieve::table::read_cell;
 use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet};
 
-use super::hygiene::looks_like_instruction;
+use super::hygiene::without_instructions;
 use super::trace::{LlmCall, Round, Trace};
 use super::{spans, AskDocument, AskError, AskOptions};
 
@@ -89,13 +89,6 @@ impl Session<'_> {
         let mut nodes = Vec::new();
         for q in std::iter::once(&self.query).chain(extra) {
             for s in self.doc.index.snippets(q, &hits, 8, 2) {
-                if self.tainted(&s) {
-                    let line = format!("p.{}: {}", s.page_no, s.text);
-                    if !self.trace.withheld_lines.contains(&line) {
-                        self.trace.withheld_lines.push(line);
-                    }
-                    continue;
-                }
                 if !nodes.contains(&s.node_id.to_string()) {
                     nodes.push(s.node_id.to_string());
                 }
@@ -117,13 +110,6 @@ impl Session<'_> {
             nodes,
         });
         read
-    }
-
-    /// Whether the snippet's passage (its node's text on that page) holds a line addressed
-    /// to a model: such text is withheld from prompts and citations as a whole.
-    pub(super) fn tainted(&self, s: &Snippet) -> bool {
-        let passage = self.doc.index.lines()[s.line].passage;
-        self.doc.tainted.contains(&passage)
     }
 
     /// Orders the evidence: lines chosen by the model first, then by score.
@@ -148,7 +134,7 @@ impl Session<'_> {
     }
 
     /// The evidence block given to the model: at most `max_lines` lines, packed to fit
-    /// `budget_chars`; instruction-like lines withheld. Returns the block and the indices
+    /// `budget_chars`; sentences addressed to a model left out (the trace lists them). Returns the block and the indices
     /// (into `self.evidence`) it shows, in order.
     pub(super) fn evidence_block(
         &mut self,
@@ -159,15 +145,19 @@ impl Session<'_> {
         let mut shown = Vec::new();
         let year = self.query.years.first().copied();
         for (i, s) in self.evidence.iter().enumerate() {
-            if looks_like_instruction(&s.text) {
-                let line = format!("p.{}: {}", s.page_no, s.text);
+            // A sentence addressed to a model is left out; the rest of the line is shown.
+            let (kept, dropped) = without_instructions(&s.text);
+            for sentence in dropped {
+                let line = format!("p.{}: {}", s.page_no, sentence);
                 if !self.trace.withheld_lines.contains(&line) {
                     self.trace.withheld_lines.push(line);
                 }
-                continue;
             }
-            let mut text: String = s.text.chars().take(300).collect();
-            if text.len() < s.text.len() {
+            let Some(kept) = kept else {
+                continue;
+            };
+            let mut text: String = kept.chars().take(300).collect();
+            if text.len() < kept.len() {
                 text.push('…');
             }
             let mut entry = format!("[{}] (page {}) {}\n", shown.len() + 1, s.page_no, text);
