@@ -239,19 +239,28 @@ pub struct NumberMention {
     pub value: f64,
     /// Digits after the decimal point as written (for rounding comparisons).
     pub decimals: usize,
-    /// Followed by `%`.
+    /// Followed by `%`, `percent` or `per cent`.
     pub percent: bool,
+    /// Preceded by a currency sign or code (`$`, `€`, `£`, `₹`, `Rs.`, `INR`, `USD`).
+    pub currency: bool,
+    /// The scale word written after it: `thousand` 1e3, `million`/`mn` 1e6,
+    /// `billion`/`bn` 1e9, `trillion` 1e12; `None` when there is none (a table cell's scale
+    /// is in the statement's header, not beside the figure).
+    pub scale: Option<f64>,
     /// Byte range of the number in the text (without sign, parentheses or `%`).
     pub range: std::ops::Range<usize>,
 }
 
 impl NumberMention {
-    /// Whether the figure reads as a year: a whole number, not a percentage, whose absolute
-    /// value is in [`YEARS`] (`2023`, `(2023)`; not `1,990.5` or `2023%`).
+    /// Whether the figure reads as a year: a whole number, not a percentage nor an amount
+    /// of money nor scaled, whose absolute value is in [`YEARS`] (`2023`, `(2023)`; not
+    /// `1,990.5`, `2023%`, `$2,023` or `2,023 million`).
     #[must_use]
     pub fn is_year(&self) -> bool {
         self.decimals == 0
             && !self.percent
+            && !self.currency
+            && self.scale.is_none()
             && self.value.fract() == 0.0
             && is_year(self.value.abs() as u32)
     }
@@ -303,10 +312,40 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
                 && after
                     .strip_prefix(')')
                     .is_some_and(|a| a.trim_start().starts_with('%')));
+        let next_word: String = after
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let percent =
+            percent || next_word == "percent" || after.to_lowercase().starts_with("per cent");
+        let scale = match next_word.as_str() {
+            "thousand" | "thousands" => Some(1e3),
+            "million" | "millions" | "mn" | "mm" => Some(1e6),
+            "billion" | "billions" | "bn" => Some(1e9),
+            "trillion" | "trillions" => Some(1e12),
+            _ => None,
+        };
+        let sign_free = text[..start].trim_end_matches(['(', '-', ' ']);
+        let currency = [
+            "$", "€", "£", "₹", "¥", "rs.", "rs", "inr", "usd", "eur", "gbp",
+        ]
+        .iter()
+        .any(|c| {
+            sign_free.len() >= c.len()
+                && sign_free.is_char_boundary(sign_free.len() - c.len())
+                && sign_free[sign_free.len() - c.len()..].eq_ignore_ascii_case(c)
+                && (c.len() == 1 || !c.is_ascii() || {
+                    let before = &sign_free[..sign_free.len() - c.len()];
+                    before.chars().last().is_none_or(|p| !p.is_alphanumeric())
+                })
+        });
         out.push(NumberMention {
             value,
             decimals,
             percent,
+            currency,
+            scale,
             range: start..i,
         });
     }
@@ -323,6 +362,28 @@ mod tests {
         assert_eq!(tokenize("(1,577)"), ["1577"]);
         assert_eq!(tokenize("1577.00"), ["1577"]);
         assert_eq!(tokenize("22.4%"), ["22.4"]);
+    }
+
+    #[test]
+    fn numbers_carry_their_kind_and_scale() {
+        let n =
+            numbers_in("revenue of $2.49 billion, up 171% or 15 percent; Rs. 5,000 and 7 stores");
+        let kinds: Vec<(f64, bool, bool, Option<f64>)> = n
+            .iter()
+            .map(|m| (m.value, m.percent, m.currency, m.scale))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (2.49, false, true, Some(1e9)),
+                (171.0, true, false, None),
+                (15.0, true, false, None),
+                (5000.0, false, true, None),
+                (7.0, false, false, None),
+            ]
+        );
+        assert!(numbers_in("$(1,577) million")[0].currency);
+        assert_eq!(numbers_in("$(1,577) million")[0].value, -1577.0);
     }
 
     #[test]

@@ -299,6 +299,27 @@ fn an_injected_line_is_left_out_of_prompts_without_hiding_the_answer_beside_it()
 }
 
 #[test]
+fn a_drafted_figure_is_verified_only_by_a_figure_of_its_kind_and_scale() {
+    let mut f = Flow::new();
+    f.heading(16.0, "QUARTERLY UPDATE");
+    f.para(&["Data Center revenue was $2.49 billion, up 171% from a year ago."]);
+    let (_dir, doc) = prepare(&f.bytes(), "update.pdf");
+    let options = AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    };
+    // "2.5%" shares its digits with "$2.49 billion", not its kind.
+    let mut model = ScriptedGenerator::new([
+        r#"{"lines": [1]}"#,
+        r#"{"answer": "Data Center revenue grew 2.5%."}"#,
+    ]);
+    let question = "How did Data Center revenue develop?";
+    let answer = ask(&doc, question, &mut model, None, &options, &mut |_| {}).unwrap();
+    assert!(!answer.content.contains("2.5%"), "{answer:#?}");
+    assert!(answer.content.contains("171%"), "{answer:#?}");
+}
+
+#[test]
 fn highlight_marks_the_cited_boxes() {
     let (_dir, doc) = prepare(&contract(false), "msa.pdf");
     let mut model = ScriptedGenerator::new([

@@ -199,17 +199,26 @@ pub fn computations(answer: &str) -> Vec<Computation> {
     out
 }
 
-/// Whether `figure` (from an answer) is a figure of the evidence: equal at the answer's
-/// precision, or equal after a change of scale by a thousand (millions written as billions
-/// or thousands), ignoring sign.
+/// Whether `figure` (from an answer) is a figure of the evidence: of the same kind (a
+/// percentage only by a percentage; a year never supports a figure that is not one) and equal
+/// at the answer's precision, ignoring sign. Scale: when both write a scale word
+/// (`$2.5 billion` against `2,490 million`) the amounts themselves must agree; when either
+/// leaves it to a table header, a change of scale by a thousand or a million is allowed
+/// (millions written as billions or thousands).
 #[must_use]
 pub fn supported_by(figure: &NumberMention, evidence: &[NumberMention]) -> bool {
     let v = figure.value.abs();
     evidence.iter().any(|e| {
+        if e.percent != figure.percent || (e.is_year() && !figure.is_year()) {
+            return false;
+        }
         let ev = e.value.abs();
-        [1.0, 1e3, 1e-3, 1e6, 1e-6]
-            .iter()
-            .any(|scale| close(v, ev * scale, figure.decimals))
+        match (figure.scale, e.scale) {
+            (Some(fs), Some(es)) => close(v, ev * es / fs, figure.decimals),
+            _ => [1.0, 1e3, 1e-3, 1e6, 1e-6]
+                .iter()
+                .any(|scale| close(v, ev * scale, figure.decimals)),
+        }
     })
 }
 
@@ -271,5 +280,19 @@ mod tests {
         assert!(supported_by(&answer[0], &evidence));
         assert!(supported_by(&answer[1], &evidence));
         assert!(!supported_by(&answer[2], &evidence));
+    }
+
+    #[test]
+    fn figures_must_match_in_kind_and_written_scale() {
+        let evidence = numbers_in("Revenue was $2.49 billion, up 171% from a year ago.");
+        // "2.5%" is not "$2.49 billion", however close the digits.
+        assert!(!supported_by(&numbers_in("2.5% growth")[0], &evidence));
+        assert!(supported_by(&numbers_in("grew 171 percent")[0], &evidence));
+        assert!(supported_by(&numbers_in("$2,490 million")[0], &evidence));
+        assert!(supported_by(&numbers_in("$2.5 billion")[0], &evidence));
+        assert!(!supported_by(&numbers_in("$2.5 million")[0], &evidence));
+        assert!(!supported_by(&numbers_in("171 stores")[0], &evidence[1..]));
+        let dated = numbers_in("In 2023 the company opened stores.");
+        assert!(!supported_by(&numbers_in("$2,023 million")[0], &dated));
     }
 }
