@@ -264,8 +264,11 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|i| matches!(i.outcome, Outcome::Failed(_)))
         .count();
+    // A closed stdout (`| head`) stops the report, never the exit status of the batch.
     for item in &results {
-        report(item, args.json);
+        if report(item, args.json).is_err() {
+            break;
+        }
     }
     if results.len() > 1 && !args.json {
         let unchanged = results
@@ -284,7 +287,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn report(item: &BatchItem, json: bool) {
+fn report(item: &BatchItem, json: bool) -> std::io::Result<()> {
     match &item.outcome {
         Outcome::Indexed(written) => {
             let tree = &written.document.tree;
@@ -310,8 +313,8 @@ fn report(item: &BatchItem, json: bool) {
                     "page_errors": meta.page_errors,
                     "warnings": meta.warnings,
                 });
-                println!("{line}");
-                return;
+                crate::output::outln!("{line}")?;
+                return Ok(());
             }
             let summaries = if r.summaries.summarised > 0 {
                 format!(", {} summaries", r.summaries.summarised)
@@ -354,7 +357,7 @@ fn report(item: &BatchItem, json: bool) {
                     "tree": relative(tree_path),
                     "graph": relative(graph_path),
                 });
-                println!("{line}");
+                crate::output::outln!("{line}")?;
             } else {
                 eprintln!(
                     "unchanged `{}` (same content and options) -> {}",
@@ -371,10 +374,11 @@ fn report(item: &BatchItem, json: bool) {
                     "status": "failed",
                     "error": e.to_string(),
                 });
-                println!("{line}");
+                crate::output::outln!("{line}")?;
             } else {
                 eprintln!("error: {e}");
             }
         }
     }
+    Ok(())
 }

@@ -76,18 +76,18 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<ExitCode> {
                 }
             })?;
             if json {
-                println!("{}", serde_json::to_string(&path.display().to_string())?);
+                crate::output::outln!("{}", serde_json::to_string(&path.display().to_string())?)?;
             } else {
-                println!("{}", path.display());
+                crate::output::outln!("{}", path.display())?;
             }
             Ok(ExitCode::SUCCESS)
         }
         ModelsCommand::Path { json } => {
             let dir = models_dir()?;
             if json {
-                println!("{}", serde_json::to_string(&dir.display().to_string())?);
+                crate::output::outln!("{}", serde_json::to_string(&dir.display().to_string())?)?;
             } else {
-                println!("{}", dir.display());
+                crate::output::outln!("{}", dir.display())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -119,18 +119,18 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<ExitCode> {
                     })
                     .collect();
                 let value = serde_json::json!({ "models_dir": dir, "files": list });
-                println!("{}", serde_json::to_string_pretty(&value)?);
+                crate::output::outln!("{}", serde_json::to_string_pretty(&value)?)?;
             } else {
                 eprintln!("models directory: {}", dir.display());
                 for (model, file, status) in &rows {
-                    println!(
+                    crate::output::outln!(
                         "{:<28} {:<9} {:>7.1} MB  {:<18} {}",
                         model.name,
                         model.kind,
                         file.size as f64 / 1e6,
                         status_word(*status),
                         file.location(&dir).display()
-                    );
+                    )?;
                 }
                 if !all_usable {
                     eprintln!("hint: install the missing models with `scripts/fetch-models.sh`");

@@ -53,14 +53,14 @@ fn print(nodes: &[TreeNode], depth: usize, out: &mut String) {
 pub fn run(args: TreeArgs) -> anyhow::Result<ExitCode> {
     let tree = load_tree(&args.tree)?;
     if args.json {
-        println!(
+        crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&outline_json(&tree.structure))?
-        );
+        )?;
     } else {
         let mut out = String::new();
         print(&tree.structure, 0, &mut out);
-        print!("{out}");
+        std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }

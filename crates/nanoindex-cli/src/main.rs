@@ -41,9 +41,19 @@ enum Command {
     Kb(cmd_kb::KbArgs),
 }
 
+/// Whether the command line asks for JSON output (`--json` before any `--`): errors are
+/// then printed as JSON too.
+fn wants_json() -> bool {
+    std::env::args()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
 fn main() -> std::process::ExitCode {
+    let json = wants_json();
     if let Err(e) = config::apply() {
-        return output::finish(Err(e));
+        return output::finish(Err(e), json);
     }
     let cli = Cli::parse();
     let result = match cli.command {
@@ -55,5 +65,5 @@ fn main() -> std::process::ExitCode {
         Command::Kb(args) => cmd_kb::run(args),
         Command::Search(args) => cmd_search::run(args),
     };
-    output::finish(result)
+    output::finish(result, json)
 }

@@ -200,6 +200,68 @@ fn shards_split_the_inputs_and_bad_shards_are_usage_errors() {
 }
 
 #[test]
+fn a_closed_stdout_ends_commands_quietly_and_json_errors_are_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--no-llm",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree_path = out_dir.join("contract.tree.json");
+    // `tree … | head -0`: the reader closes the pipe before anything is written.
+    for args in [
+        vec!["tree", tree_path.to_str().unwrap()],
+        vec!["tree", tree_path.to_str().unwrap(), "--json"],
+        vec![
+            "index",
+            pdf.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+            "--no-llm",
+            "--json",
+        ],
+    ] {
+        let mut child = bin()
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    }
+
+    // With --json, a failure is a JSON object on stdout too.
+    let missing = dir.path().join("missing.pdf");
+    let out = run(&[
+        "ask",
+        missing.to_str().unwrap(),
+        "What is the fee?",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(error["ok"], false);
+    assert!(
+        error["error"].as_str().unwrap().contains("missing.pdf"),
+        "{error}"
+    );
+    let out = run(&["tree", missing.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(error["ok"], false);
+}
+
+#[test]
 fn usage_errors_exit_2() {
     assert_eq!(run(&["index"]).status.code(), Some(2));
     assert_eq!(run(&["no-such-command"]).status.code(), Some(2));
