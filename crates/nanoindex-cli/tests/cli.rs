@@ -322,6 +322,32 @@ fn password_protected_files_need_the_password() {
     )
     .unwrap();
     assert!(tree.contains("Secret!"));
+    // The same file, unchanged, with a wrong password or none, into the same folder: the
+    // password is checked before the manifest says "unchanged".
+    for password in [Some("wrong"), None] {
+        let mut args = vec!["index", pdf.to_str().unwrap(), "-o", out_dir, "--no-llm"];
+        if let Some(p) = password {
+            args.extend(["--password", p]);
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{password:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("password"),
+            "{password:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = run(&[
+        "index",
+        pdf.to_str().unwrap(),
+        "-o",
+        out_dir,
+        "--no-llm",
+        "--password",
+        "foo",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("unchanged"), "{}", stderr(&out));
 }
 
 /// The default model is installed (always in CI); elsewhere the test is skipped.

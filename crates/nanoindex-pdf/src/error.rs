@@ -19,13 +19,15 @@ pub enum PdfError {
         path: String,
     },
     /// The file is encrypted with a user password and none was given.
-    #[error("cannot open `{path}`: password required")]
+    #[error("cannot open `{path}`: password required (give it with `--password`)")]
     PasswordRequired {
         /// File name as given.
         path: String,
     },
     /// The password given does not open the file.
-    #[error("cannot open `{path}`: wrong password")]
+    #[error(
+        "cannot open `{path}`: wrong password (the one given with `--password` does not open it)"
+    )]
     WrongPassword {
         /// File name as given.
         path: String,

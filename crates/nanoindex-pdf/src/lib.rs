@@ -63,7 +63,8 @@ pub fn extract_bytes(
         );
     }
     let labels = labels::page_labels(&doc, page_count);
-    let outline = outline::read_outline(&doc);
+    let (outline, outline_warnings) = outline::read_outline(&doc);
+    warnings.extend(outline_warnings);
 
     let results: Vec<Result<PageText, String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
@@ -128,6 +129,30 @@ fn copy_forbidden(doc: &PdfDocument) -> bool {
 }
 
 /// Opens, authenticates and sanity-checks a document.
+/// Whether the PDF at `bytes` needs a password to open (a user password; an owner password
+/// alone opens without one), after checking that `password` opens it. Cheap: the document is
+/// opened, no page is read. `name` is used in errors.
+///
+/// # Errors
+/// [`PdfError::PasswordRequired`] or [`PdfError::WrongPassword`] when `password` does not
+/// open it; [`PdfError::EmptyFile`], [`PdfError::NotPdf`], [`PdfError::Damaged`].
+pub fn password_protected(
+    bytes: &[u8],
+    name: &str,
+    password: Option<&str>,
+) -> Result<bool, PdfError> {
+    let needs = open(bytes, name, None)
+        .map(|_| false)
+        .or_else(|e| match e {
+            PdfError::PasswordRequired { .. } => Ok(true),
+            other => Err(other),
+        })?;
+    if needs {
+        open(bytes, name, password)?;
+    }
+    Ok(needs)
+}
+
 fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument, PdfError> {
     let path = name.to_string();
     if bytes.is_empty() {
@@ -596,5 +621,37 @@ mod tests {
         assert!(xref_looks_intact(&bytes));
         let text = String::from_utf8_lossy(&bytes).replace("startxref\n", "startxref\n9");
         assert!(!xref_looks_intact(text.as_bytes()));
+    }
+
+    #[test]
+    fn an_outline_cut_at_a_limit_says_so() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page().text(72.0, 72.0, 12.0, false, "Body text.");
+        let long = "Definitions ".repeat(60);
+        pdf.outline(1, &long, 0);
+        for level in 2..=40 {
+            pdf.outline(level, &format!("Level {level}"), 0);
+        }
+        let doc = extract_bytes(&pdf.to_bytes(), "deep.pdf", &ExtractOptions::default()).unwrap();
+        assert_eq!(doc.outline.len(), 32, "levels past 32 are left out");
+        assert_eq!(
+            doc.outline[0].title.chars().count(),
+            outline::MAX_TITLE_CHARS
+        );
+        assert!(doc.outline[0].title.ends_with('…'));
+        assert!(
+            doc.warnings
+                .iter()
+                .any(|w| w.contains("deeper than 32 levels")),
+            "{:?}",
+            doc.warnings
+        );
+        assert!(
+            doc.warnings
+                .iter()
+                .any(|w| w.contains("1 outline title(s) longer than 300")),
+            "{:?}",
+            doc.warnings
+        );
     }
 }

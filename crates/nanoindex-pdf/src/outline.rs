@@ -15,11 +15,49 @@ use nanoindex_core::extract::OutlineEntry;
 const MAX_DEPTH: u32 = 32;
 /// Most outline entries read from one file.
 const MAX_ENTRIES: usize = 20_000;
+/// Longest outline title kept, in characters; a longer one is cut and ends in `…`.
+pub const MAX_TITLE_CHARS: usize = 300;
 
-/// Reads the outline of `doc` in document order. Entries whose destination does not resolve
-/// keep their title with `page_no: None`.
-pub fn read_outline(doc: &PdfDocument) -> Vec<OutlineEntry> {
+/// What the walk left out, for the warnings.
+#[derive(Default)]
+struct Cuts {
+    /// Entries deeper than [`MAX_DEPTH`] were skipped.
+    depth: bool,
+    /// Entries past [`MAX_ENTRIES`] were skipped.
+    entries: bool,
+    /// Titles cut at [`MAX_TITLE_CHARS`].
+    titles: usize,
+}
+
+impl Cuts {
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.depth {
+            out.push(format!(
+                "the outline is nested deeper than {MAX_DEPTH} levels; deeper entries were left out"
+            ));
+        }
+        if self.entries {
+            out.push(format!(
+                "the outline has more than {MAX_ENTRIES} entries; the rest were left out"
+            ));
+        }
+        if self.titles > 0 {
+            out.push(format!(
+                "{} outline title(s) longer than {MAX_TITLE_CHARS} characters were cut",
+                self.titles
+            ));
+        }
+        out
+    }
+}
+
+/// Reads the outline of `doc` in document order, with a warning for each limit met (depth
+/// [`MAX_DEPTH`], [`MAX_ENTRIES`] entries, titles of [`MAX_TITLE_CHARS`]). Entries whose
+/// destination does not resolve keep their title with `page_no: None`.
+pub fn read_outline(doc: &PdfDocument) -> (Vec<OutlineEntry>, Vec<String>) {
     let mut out = Vec::new();
+    let mut cuts = Cuts::default();
     let first = doc
         .catalog()
         .ok()
@@ -27,29 +65,40 @@ pub fn read_outline(doc: &PdfDocument) -> Vec<OutlineEntry> {
         .and_then(|o| o.get_dict("First").ok().flatten());
     if let Some(first) = first {
         let mut visited = HashSet::new();
-        walk(doc, first, 1, &mut visited, &mut out);
+        walk(doc, first, 1, &mut visited, &mut out, &mut cuts);
     }
     if out.is_empty() {
         // Not every outline is a plain /Outlines tree (e.g. outlines MuPDF synthesises);
         // fall back to MuPDF's loader, which is safe on the files it accepts.
         if let Ok(entries) = doc.outlines() {
-            flatten_mupdf(&entries, 1, &mut out);
+            cuts = Cuts::default();
+            flatten_mupdf(&entries, 1, &mut out, &mut cuts);
         }
     }
-    out
+    (out, cuts.warnings())
 }
 
-fn flatten_mupdf(entries: &[mupdf::Outline], level: u32, out: &mut Vec<OutlineEntry>) {
+fn flatten_mupdf(
+    entries: &[mupdf::Outline],
+    level: u32,
+    out: &mut Vec<OutlineEntry>,
+    cuts: &mut Cuts,
+) {
     for entry in entries {
-        if out.len() >= MAX_ENTRIES || level > MAX_DEPTH {
+        if out.len() >= MAX_ENTRIES {
+            cuts.entries = true;
+            return;
+        }
+        if level > MAX_DEPTH {
+            cuts.depth = true;
             return;
         }
         out.push(OutlineEntry {
-            title: clean_title(&entry.title),
+            title: clean_title(&entry.title, cuts),
             level,
             page_no: entry.dest.map(|d| d.loc.page_number + 1),
         });
-        flatten_mupdf(&entry.down, level + 1, out);
+        flatten_mupdf(&entry.down, level + 1, out, cuts);
     }
 }
 
@@ -59,11 +108,17 @@ fn walk(
     level: u32,
     visited: &mut HashSet<i32>,
     out: &mut Vec<OutlineEntry>,
+    cuts: &mut Cuts,
 ) {
     let mut item = Some(first);
     let mut anonymous: i32 = 0;
     while let Some(node) = item.take() {
-        if level > MAX_DEPTH || out.len() >= MAX_ENTRIES {
+        if out.len() >= MAX_ENTRIES {
+            cuts.entries = true;
+            return;
+        }
+        if level > MAX_DEPTH {
+            cuts.depth = true;
             return;
         }
         let key = if node.is_indirect().unwrap_or(false) {
@@ -83,7 +138,7 @@ fn walk(
             .ok()
             .flatten()
             .and_then(|t| t.as_string().ok())
-            .map(|t| clean_title(&t))
+            .map(|t| clean_title(&t, cuts))
             .unwrap_or_default();
         out.push(OutlineEntry {
             title,
@@ -91,20 +146,28 @@ fn walk(
             page_no: destination_page(doc, &node).map(|idx| idx + 1),
         });
         if let Ok(Some(child)) = node.get_dict("First") {
-            walk(doc, child, level + 1, visited, out);
+            walk(doc, child, level + 1, visited, out, cuts);
         }
         item = node.get_dict("Next").ok().flatten();
     }
 }
 
-fn clean_title(title: &str) -> String {
-    title
+/// The title without control characters, whitespace collapsed, cut at [`MAX_TITLE_CHARS`].
+fn clean_title(title: &str, cuts: &mut Cuts) -> String {
+    let clean = title
         .chars()
         .filter(|c| !c.is_control())
         .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    if clean.chars().count() <= MAX_TITLE_CHARS {
+        return clean;
+    }
+    cuts.titles += 1;
+    let mut cut: String = clean.chars().take(MAX_TITLE_CHARS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// 0-based page index of an outline item's destination.

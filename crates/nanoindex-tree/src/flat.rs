@@ -64,7 +64,7 @@ fn states_unit(key: &str) -> bool {
 /// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page whose
 /// digit-folded text recurs in that margin on at least 3 pages (and 4 % of pages), plus bare
 /// page numbers in those margins; a line that states a table's unit ("(In millions)") is
-/// never furniture.
+/// never furniture, and neither is any line of a page that would otherwise keep no text.
 pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     let mut out = Vec::new();
     for page in &doc.pages {
@@ -105,6 +105,18 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
         let repeats = pages_with.get(&key).map_or(0, |p| p.len()) >= threshold;
         l.furniture = (repeats || bare_number) && !states_unit(&key);
     }
+    // A page is never emptied: when every line of a page would be furniture (pages that hold
+    // one repeated line at the top, such as "Chapter 3" on each page of an outline file),
+    // those lines are its text.
+    let mut text_pages = std::collections::HashSet::new();
+    for l in out.iter().filter(|l| !l.furniture) {
+        text_pages.insert(l.page_no);
+    }
+    for l in &mut out {
+        if !text_pages.contains(&l.page_no) && !l.line.text.trim().is_empty() {
+            l.furniture = false;
+        }
+    }
     out
 }
 
@@ -129,6 +141,16 @@ mod tests {
 
     /// Statement pages under one running header, each with its unit line in the top margin.
     fn statements(pages: u32) -> ExtractedDocument {
+        document(pages, |page_no| {
+            vec![
+                line("ACME CORP ANNUAL REPORT", 20.0),
+                line("(In millions, except per share amounts)", 60.0),
+                line(&format!("Revenue {page_no},000 900"), 300.0),
+            ]
+        })
+    }
+
+    fn document(pages: u32, lines: impl Fn(u32) -> Vec<TextLine>) -> ExtractedDocument {
         let pages: Vec<PageText> = (1..=pages)
             .map(|page_no| PageText {
                 page_no,
@@ -137,11 +159,7 @@ mod tests {
                 rotation: 0,
                 label: None,
                 blocks: vec![TextBlock {
-                    lines: vec![
-                        line("ACME CORP ANNUAL REPORT", 20.0),
-                        line("(In millions, except per share amounts)", 60.0),
-                        line(&format!("Revenue {page_no},000 900"), 300.0),
-                    ],
+                    lines: lines(page_no),
                     bbox: RectPt {
                         x0: 40.0,
                         y0: 20.0,
@@ -175,5 +193,15 @@ mod tests {
         assert_eq!(furniture("ACME CORP"), vec![true; 5]);
         assert_eq!(furniture("(In millions"), vec![false; 5]);
         assert_eq!(furniture("Revenue"), vec![false; 5]);
+    }
+
+    #[test]
+    fn a_page_is_never_emptied_by_furniture_removal() {
+        // One line per page, at the top, the same but for its number: a chapter title, not
+        // a running header, for there is nothing else on the page.
+        let doc = document(30, |page_no| {
+            vec![line(&format!("Chapter {page_no}"), 30.0)]
+        });
+        assert!(flatten(&doc).iter().all(|l| !l.furniture));
     }
 }

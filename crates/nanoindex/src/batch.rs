@@ -282,9 +282,27 @@ impl NanoIndex {
                     other: first.clone(),
                 })
             } else if let Some((tree_path, graph_path)) = unchanged[i].clone() {
-                Outcome::Unchanged {
-                    tree_path,
-                    graph_path,
+                // Unchanged content never skips the password: a wrong one fails as it would
+                // on the first run.
+                let display = path.display().to_string();
+                match std::fs::read(path)
+                    .map_err(|source| IndexError::Io {
+                        path: path.clone(),
+                        source,
+                    })
+                    .and_then(|bytes| {
+                        nanoindex_pdf::password_protected(
+                            &bytes,
+                            &display,
+                            self.config.password.as_deref(),
+                        )
+                        .map_err(IndexError::from)
+                    }) {
+                    Ok(_) => Outcome::Unchanged {
+                        tree_path,
+                        graph_path,
+                    },
+                    Err(e) => Outcome::Failed(e),
                 }
             } else {
                 let run = || self.index_one(path, out_dir, on_event);

@@ -26,9 +26,10 @@ use crate::{sha256_hex, IndexError, NanoIndex};
 pub const GRAPH_REVISION: u32 = 2;
 
 /// Revision of the tree builder's output (2: the split cascade; 3: a statement's unit line
-/// such as "(In millions)" is kept as text, not dropped as a running header); it is part of
-/// the cache directory name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 3;
+/// such as "(In millions)" is kept as text, not dropped as a running header; 4: a page whose
+/// every line looked like furniture keeps them as its text); it is part of the cache
+/// directory name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 4;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;
@@ -187,8 +188,13 @@ impl NanoIndex {
     /// passage embeddings when `embedder` is given. `cache` is the cache directory (`None`:
     /// no caching). `progress` receives one-line status messages.
     ///
+    /// A password-protected PDF is checked against the configured password first, every
+    /// time, and its text is never cached: the cache is plain files, and a tree or its
+    /// passages there would be readable without the password.
+    ///
     /// # Errors
-    /// As [`NanoIndex::index`]; [`IndexError::Embed`] when embedding fails.
+    /// As [`NanoIndex::index`] (a missing or wrong password before any cache is read);
+    /// [`IndexError::Embed`] when embedding fails.
     pub fn prepare_pdf(
         &self,
         path: &Path,
@@ -198,6 +204,12 @@ impl NanoIndex {
     ) -> Result<Prepared, IndexError> {
         let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
         let sha = sha256_hex(&bytes);
+        let protected = nanoindex_pdf::password_protected(
+            &bytes,
+            &path.display().to_string(),
+            self.config.password.as_deref(),
+        )?;
+        let cache = cache.filter(|_| !protected);
         let dir = cache.map(|c| {
             c.join("documents")
                 .join(format!("{}-f{FORMAT_VERSION}t{TREE_REVISION}", &sha[..32]))

@@ -355,3 +355,60 @@ fn reasons_and_passwords_parse_from_the_manifest() {
         ["baz", "foo"]
     );
 }
+
+/// `ask`'s cache never holds an encrypted document's text (it is plain files, readable
+/// without the password), and a wrong password fails on every run, not only the first.
+#[test]
+fn an_encrypted_document_is_never_cached_and_its_password_is_always_checked() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let pdf = data.join("corpus/hostile/encrypted-userpw-rc4-40bit-pdfminer.pdf");
+    let cache = tempfile::tempdir().unwrap();
+    let engine = |password: Option<&str>| {
+        NanoIndex::new(Config {
+            password: password.map(str::to_string),
+            ..Config::default()
+        })
+    };
+    for _ in 0..2 {
+        let prepared = engine(Some("baz"))
+            .prepare_pdf(&pdf, None, Some(cache.path()), &mut |_| {})
+            .expect("the right password opens it");
+        assert!(!prepared.tree_cached);
+        assert!(prepared
+            .document
+            .tree
+            .iter_nodes()
+            .any(|n| n.text.as_deref().is_some_and(|t| t.contains("Secret!"))));
+    }
+    let mut written = Vec::new();
+    let mut stack = vec![cache.path().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                written.push(path);
+            }
+        }
+    }
+    assert!(written.is_empty(), "nothing of it is cached: {written:?}");
+    for password in [Some("wrong"), None] {
+        let err = engine(password)
+            .prepare_pdf(&pdf, None, Some(cache.path()), &mut |_| {})
+            .expect_err("a wrong or missing password fails");
+        assert!(err.to_string().contains("password"), "{err}");
+    }
+
+    // An unencrypted document is cached as before.
+    let plain = data.join("corpus/hostile/encrypted-ownerpw-only-aes256-pypdf.pdf");
+    engine(None)
+        .prepare_pdf(&plain, None, Some(cache.path()), &mut |_| {})
+        .unwrap();
+    let again = engine(None)
+        .prepare_pdf(&plain, None, Some(cache.path()), &mut |_| {})
+        .unwrap();
+    assert!(again.tree_cached);
+}
