@@ -10,6 +10,7 @@ fn main() {
     let bytes = std::fs::read(path).expect("readable file");
     let options = nanoindex_pdf::ExtractOptions {
         password: args.get(2).cloned(),
+        ..Default::default()
     };
     match nanoindex_pdf::extract_bytes(&bytes, path, &options) {
         Err(e) => println!("error: {e}"),

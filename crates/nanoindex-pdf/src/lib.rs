@@ -28,10 +28,27 @@ pub use error::PdfError;
 pub use nanoindex_core::extract;
 
 /// How to open and read a document.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ExtractOptions {
     /// Password for encrypted files (user or owner password).
     pub password: Option<String>,
+    /// Most characters read from one page; the rest of a longer page is left out with a
+    /// warning. Bounds memory on pages whose content stream inflates to millions of
+    /// characters (our per-character record is about 50 bytes before layout).
+    pub max_page_chars: usize,
+}
+
+/// Default of [`ExtractOptions::max_page_chars`]: 40 times a dense page of small print
+/// (about 5,000 characters).
+pub const MAX_PAGE_CHARS: usize = 200_000;
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            password: None,
+            max_page_chars: MAX_PAGE_CHARS,
+        }
+    }
 }
 
 /// Pages below this count are read on the calling thread.
@@ -66,9 +83,10 @@ pub fn extract_bytes(
     let (outline, outline_warnings) = outline::read_outline(&doc);
     warnings.extend(outline_warnings);
 
-    let results: Vec<Result<PageText, String>> = if page_count < PARALLEL_MIN_PAGES {
+    let max_chars = options.max_page_chars;
+    let results: Vec<Result<(PageText, bool), String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
-            .map(|idx| guarded(|| extract_page(&doc, idx, &labels)))
+            .map(|idx| guarded(|| extract_page(&doc, idx, &labels, max_chars)))
             .collect()
     } else {
         drop(doc);
@@ -79,7 +97,7 @@ pub fn extract_bytes(
             .map_init(
                 || open(bytes, name, password).map_err(|e| e.to_string()),
                 |doc, idx| match doc {
-                    Ok(doc) => guarded(|| extract_page(doc, idx, &labels)),
+                    Ok(doc) => guarded(|| extract_page(doc, idx, &labels, max_chars)),
                     Err(e) => Err(e.clone()),
                 },
             )
@@ -90,7 +108,15 @@ pub fn extract_bytes(
     let mut page_errors = Vec::new();
     for (idx, result) in results.into_iter().enumerate() {
         match result {
-            Ok(page) => pages.push(page),
+            Ok((page, cut)) => {
+                if cut {
+                    warnings.push(format!(
+                        "page {}: text cut at {max_chars} characters (the page holds more)",
+                        page.page_no
+                    ));
+                }
+                pages.push(page);
+            }
             Err(message) => page_errors.push(PageError {
                 page: idx as u32 + 1,
                 message,
@@ -109,7 +135,7 @@ pub fn extract_bytes(
 
 /// Runs one page's extraction so that a panic (a bug in us or in the bindings, met on some
 /// malformed page) becomes that page's error instead of ending the whole run.
-fn guarded(f: impl FnOnce() -> Result<PageText, String>) -> Result<PageText, String> {
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
         Err("internal error while reading this page (please report)".to_string())
     })
@@ -361,9 +387,16 @@ struct RawChar {
 
 /// Characters of each MuPDF line of `text_page` (displayed coordinates, offset by the page
 /// origin `(ox, oy)`), with votes for the page's writing direction (right, down, up, left).
-fn read_chars(text_page: &mupdf::TextPage, ox: f32, oy: f32) -> (Vec<Vec<RawChar>>, [usize; 4]) {
+/// At most `max_chars` characters are read; the flag says that the page held more.
+fn read_chars(
+    text_page: &mupdf::TextPage,
+    ox: f32,
+    oy: f32,
+    max_chars: usize,
+) -> (Vec<Vec<RawChar>>, [usize; 4], bool) {
     let mut raw_lines: Vec<Vec<RawChar>> = Vec::new();
     let mut votes = [0usize; 4];
+    let mut read = 0usize;
     let mut last_font: Option<(String, std::rc::Rc<str>, bool, bool)> = None;
     for block in text_page.blocks() {
         if block.r#type() != TextBlockType::Text {
@@ -374,6 +407,13 @@ fn read_chars(text_page: &mupdf::TextPage, ox: f32, oy: f32) -> (Vec<Vec<RawChar
             let mut chars = Vec::new();
             for ch in mline.chars() {
                 let Some(c) = ch.char() else { continue };
+                if read == max_chars {
+                    if !chars.is_empty() {
+                        raw_lines.push(chars);
+                    }
+                    return (raw_lines, votes, true);
+                }
+                read += 1;
                 let quad = ch.quad();
                 let xs = [quad.ul.x, quad.ur.x, quad.ll.x, quad.lr.x];
                 let ys = [quad.ul.y, quad.ur.y, quad.ll.y, quad.lr.y];
@@ -438,7 +478,7 @@ fn read_chars(text_page: &mupdf::TextPage, ox: f32, oy: f32) -> (Vec<Vec<RawChar
             }
         }
     }
-    (raw_lines, votes)
+    (raw_lines, votes, false)
 }
 
 /// Text of the page's annotations and form widgets (appearance streams), for pages whose
@@ -458,8 +498,14 @@ fn annotation_text(page: &mupdf::pdf::PdfPage, bounds: mupdf::Rect) -> Option<mu
     list.to_text_page(TextPageFlags::empty()).ok()
 }
 
-/// Reads one page (0-based `idx`).
-fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageText, String> {
+/// Reads one page (0-based `idx`), at most `max_chars` characters of it; the flag says that
+/// its text was cut.
+fn extract_page(
+    doc: &PdfDocument,
+    idx: u32,
+    labels: &[String],
+    max_chars: usize,
+) -> Result<(PageText, bool), String> {
     let page = doc
         .load_pdf_page(idx as i32)
         .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
@@ -485,11 +531,11 @@ fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageTe
         .map_err(|e| format!("cannot read text: {}", mupdf_message(&e)))?;
 
     let (ox, oy) = (bounds.x0, bounds.y0);
-    let (mut raw_lines, mut votes) = read_chars(&text_page, ox, oy);
+    let (mut raw_lines, mut votes, cut) = read_chars(&text_page, ox, oy, max_chars);
     let has_text = |raw: &[Vec<RawChar>]| raw.iter().flatten().any(|c| c.c.is_alphanumeric());
     if !has_text(&raw_lines) {
         if let Some(annotation_page) = annotation_text(&page, bounds) {
-            let (annot_lines, annot_votes) = read_chars(&annotation_page, ox, oy);
+            let (annot_lines, annot_votes, _) = read_chars(&annotation_page, ox, oy, max_chars);
             if has_text(&annot_lines) {
                 raw_lines = annot_lines;
                 votes = annot_votes;
@@ -536,15 +582,18 @@ fn extract_page(doc: &PdfDocument, idx: u32, labels: &[String]) -> Result<PageTe
             }
         }
     }
-    Ok(PageText {
-        page_no: idx + 1,
-        width_pt,
-        height_pt,
-        rotation,
-        label,
-        blocks,
-        needs_ocr,
-    })
+    Ok((
+        PageText {
+            page_no: idx + 1,
+            width_pt,
+            height_pt,
+            rotation,
+            label,
+            blocks,
+            needs_ocr,
+        },
+        cut,
+    ))
 }
 
 /// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style,
@@ -606,7 +655,7 @@ mod tests {
 
     #[test]
     fn a_panicking_page_becomes_a_page_error() {
-        let result = guarded(|| panic!("malformed page"));
+        let result: Result<(), String> = guarded(|| panic!("malformed page"));
         assert_eq!(
             result.unwrap_err(),
             "internal error while reading this page (please report)"
@@ -652,6 +701,41 @@ mod tests {
                 .any(|w| w.contains("1 outline title(s) longer than 300")),
             "{:?}",
             doc.warnings
+        );
+    }
+
+    #[test]
+    fn a_page_longer_than_the_cap_is_cut_with_a_warning() {
+        let mut pdf = write::PdfBuilder::new();
+        let page = pdf.page();
+        for i in 0..40 {
+            page.text(
+                72.0,
+                60.0 + 15.0 * i as f32,
+                9.0,
+                false,
+                &"word ".repeat(25),
+            );
+        }
+        pdf.page().text(72.0, 72.0, 12.0, false, "Second page.");
+        let options = ExtractOptions {
+            max_page_chars: 1_000,
+            ..ExtractOptions::default()
+        };
+        let doc = extract_bytes(&pdf.to_bytes(), "long.pdf", &options).unwrap();
+        let chars = |p: usize| -> usize {
+            doc.pages[p]
+                .blocks
+                .iter()
+                .flat_map(|b| &b.lines)
+                .map(|l| l.text.chars().count())
+                .sum()
+        };
+        assert!(chars(0) <= 1_000 && chars(0) > 900, "{}", chars(0));
+        assert_eq!(chars(1), "Second page.".len());
+        assert_eq!(
+            doc.warnings,
+            ["page 1: text cut at 1000 characters (the page holds more)"]
         );
     }
 }

@@ -434,6 +434,7 @@ impl NanoIndex {
         let display = path.display().to_string();
         let options = ExtractOptions {
             password: self.config.password.clone(),
+            ..ExtractOptions::default()
         };
         let extracted = nanoindex_pdf::extract_bytes(bytes, &display, &options)?;
         let has_text = extracted.pages.iter().any(|p| !p.needs_ocr);
