@@ -179,6 +179,44 @@ pub fn password_protected(
     Ok(needs)
 }
 
+/// The forms of a password to try: as typed, then as PDF 2.0 prepares an AES-256 password
+/// (ISO 32000-2 §7.6.4.3.3: SASLprep, RFC 4013): non-ASCII spaces mapped to a space,
+/// characters "commonly mapped to nothing" (soft hyphen, zero-width joiners, variation
+/// selectors; RFC 3454 table B.1) removed, then NFKC — so a decomposed `pa\u{308}sswo\u{308}rt`
+/// opens a file locked with "pässwört".
+fn password_forms(password: &str) -> Vec<String> {
+    use unicode_normalization::UnicodeNormalization;
+    let mapped: String = password
+        .chars()
+        .filter(|c| {
+            !matches!(
+                c,
+                '\u{AD}'
+                    | '\u{34F}'
+                    | '\u{1806}'
+                    | '\u{180B}'..='\u{180D}'
+                    | '\u{200B}'..='\u{200D}'
+                    | '\u{2060}'
+                    | '\u{FE00}'..='\u{FE0F}'
+                    | '\u{FEFF}'
+            )
+        })
+        .map(|c| {
+            if c.is_whitespace() && !c.is_ascii() {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let prepared: String = mapped.nfkc().collect();
+    let mut forms = vec![password.to_string()];
+    if prepared != password {
+        forms.push(prepared);
+    }
+    forms
+}
+
 fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument, PdfError> {
     let path = name.to_string();
     if bytes.is_empty() {
@@ -205,7 +243,10 @@ fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument,
         match password {
             None => return Err(PdfError::PasswordRequired { path }),
             Some(pw) => {
-                if !doc.authenticate(pw).unwrap_or(false) {
+                let opened = password_forms(pw)
+                    .iter()
+                    .any(|p| doc.authenticate(p).unwrap_or(false));
+                if !opened {
                     return Err(PdfError::WrongPassword { path });
                 }
             }
@@ -736,6 +777,19 @@ mod tests {
         assert_eq!(
             doc.warnings,
             ["page 1: text cut at 1000 characters (the page holds more)"]
+        );
+    }
+
+    #[test]
+    fn passwords_are_tried_as_typed_and_as_saslprep_prepares_them() {
+        assert_eq!(password_forms("baz"), ["baz"]);
+        assert_eq!(
+            password_forms("pa\u{308}sswo\u{308}rt"),
+            ["pa\u{308}sswo\u{308}rt", "pässwört"]
+        );
+        assert_eq!(
+            password_forms("se\u{AD}cret\u{A0}1"),
+            ["se\u{AD}cret\u{A0}1", "secret 1"]
         );
     }
 }

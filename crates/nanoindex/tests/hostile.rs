@@ -412,3 +412,18 @@ fn an_encrypted_document_is_never_cached_and_its_password_is_always_checked() {
         .unwrap();
     assert!(again.tree_cached);
 }
+
+/// A password typed in another Unicode form (decomposed umlauts) opens an AES-256 file
+/// locked with the composed one: passwords are prepared with SASLprep, as PDF 2.0 requires.
+#[test]
+fn a_decomposed_password_opens_a_file_locked_with_the_composed_one() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let pdf = data.join("corpus/hostile/encrypted-userpw-nonascii-password-pdfjs.pdf");
+    for password in ["pässwört", "pa\u{308}sswo\u{308}rt"] {
+        let doc = run(&pdf, Some(password)).unwrap_or_else(|e| panic!("{password:?}: {e}"));
+        assert!(all_text(&doc.tree).contains("repro1a"), "{password:?}");
+    }
+    assert!(run(&pdf, Some("passwort")).is_err());
+}
