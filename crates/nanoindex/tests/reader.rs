@@ -817,3 +817,65 @@ fn a_cause_is_read_from_the_sentence_that_gives_it_with_the_sentence_naming_the_
         "{answer:#?}"
     );
 }
+
+fn opinion() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "SUPREME COURT OF THE STATE");
+    f.para(&["Harbor Mills, Inc. v. Department of Revenue, decided June 3, 2022."]);
+    f.heading(12.0, "Opinion of the Court");
+    f.para(&[
+        "We hold that the sales tax applies to the transfer of the mill equipment.",
+        "The judgment of the Court of Appeals is affirmed by a vote of 5-2.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Facts");
+    f.para(&[
+        "Harbor Mills operated 14 sawmills in the state during the tax years at issue.",
+        "The company did not file a refund claim within the statutory period.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn counts_and_votes_are_read_as_counts() {
+    let (_dir, doc) = prepare(&opinion(), "opinion.pdf");
+    for (question, expected, page) in [
+        (
+            "How many sawmills did Harbor Mills operate?",
+            "14 sawmills",
+            2,
+        ),
+        ("What was the vote of the Court?", "5-2", 1),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "count", "{question}");
+        assert!(answer.content.contains(expected), "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}
+
+#[test]
+fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
+    let (_dir, doc) = prepare(&opinion(), "opinion.pdf");
+    for (question, verdict, page) in [
+        (
+            "Did the court hold that the sales tax applies to the transfer?",
+            "Yes",
+            1,
+        ),
+        (
+            "Did the company file a refund claim within the statutory period?",
+            "No",
+            2,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "yes_no", "{question}");
+        assert!(
+            answer.content.starts_with(verdict),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}
