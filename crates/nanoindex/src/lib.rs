@@ -439,6 +439,19 @@ impl NanoIndex {
         let extracted = nanoindex_pdf::extract_bytes(bytes, &display, &options)?;
         let has_text = extracted.pages.iter().any(|p| !p.needs_ocr);
         if !has_text && extracted.outline.is_empty() {
+            // A file MuPDF had to repair that yields no text is damaged, not a scan: OCR would
+            // not bring back what truncation or corruption lost.
+            if !nanoindex_pdf::xref_looks_intact(bytes) {
+                return Err(nanoindex_pdf::PdfError::Damaged {
+                    path: display,
+                    reason: format!(
+                        "repaired, but none of its {} page(s) has readable text; the file \
+                         is truncated or corrupted, not a scan",
+                        extracted.page_count
+                    ),
+                }
+                .into());
+            }
             return Err(IndexError::NoTextLayer {
                 path: path.to_path_buf(),
                 pages: extracted.page_count,

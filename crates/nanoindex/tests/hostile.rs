@@ -427,3 +427,37 @@ fn a_decomposed_password_opens_a_file_locked_with_the_composed_one() {
     }
     assert!(run(&pdf, Some("passwort")).is_err());
 }
+
+/// A damaged file whose text cannot be read is reported as damaged, never as "OCR needed":
+/// here the text operators of a written page are garbled and its cross-reference offset
+/// broken, as truncation or a lost encryption dictionary leave a file.
+#[test]
+fn a_damaged_file_without_readable_text_is_not_called_a_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pdf = nanoindex_pdf::write::PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 72.0, 12.0, false, "The one real page.");
+    let replace = |bytes: &[u8], from: &[u8], to: &[u8]| -> Vec<u8> {
+        let at = bytes
+            .windows(from.len())
+            .position(|w| w == from)
+            .expect("pattern in the written PDF");
+        [&bytes[..at], to, &bytes[at + from.len()..]].concat()
+    };
+    let garbled = replace(&pdf.to_bytes(), b" Tj", b" Xq");
+    let path = dir.path().join("garbled.pdf");
+    std::fs::write(&path, &garbled).unwrap();
+    let err = run(&path, None).unwrap_err();
+    assert!(
+        err.contains("OCR needed"),
+        "intact xref, no text: a scan as far as we can tell: {err}"
+    );
+    let broken = replace(&garbled, b"startxref\n", b"startxref\n9");
+    std::fs::write(&path, &broken).unwrap();
+    let err = run(&path, None).unwrap_err();
+    assert!(!err.contains("OCR"), "{err}");
+    assert!(
+        err.contains("damaged file") && err.contains("not a scan"),
+        "{err}"
+    );
+}
