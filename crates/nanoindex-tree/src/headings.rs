@@ -50,6 +50,14 @@ pub fn looks_like_toc_line(text: &str) -> bool {
     toc_page_number(text).is_some()
 }
 
+/// A line that is only a keyword and its number (`ARTICLE 2`, `Part 4`, `Section 12`): a
+/// heading, not a contents entry ending in a page number.
+fn is_bare_keyword_number(text: &str) -> bool {
+    parse_heading_numbering(text).is_some_and(|(n, rest)| {
+        n.kind != NumberingKind::Decimal && text[rest.min(text.len())..].trim().is_empty()
+    })
+}
+
 /// The trailing page number of a contents entry, if `text` looks like one.
 fn toc_page_number(text: &str) -> Option<u32> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -120,7 +128,7 @@ pub fn detect(
         if !(2..=160).contains(&n_chars)
             || letters < 2
             || digits > letters
-            || looks_like_toc_line(text)
+            || (looks_like_toc_line(text) && !is_bare_keyword_number(text))
         {
             continue;
         }
@@ -128,22 +136,39 @@ pub fn detect(
         let big = size >= body + 3 && (size as f32) >= body as f32 * 1.12;
         let bold = l.line.is_bold();
         let caps = is_all_caps(text);
-        let numbering = parse_heading_numbering(text).map(|(n, _)| n);
+        let parsed = parse_heading_numbering(text);
+        let numbering = parsed.as_ref().map(|(n, _)| n.clone());
         let words = text.split_whitespace().count();
         let ends_sentence = text.ends_with(['.', ',', ';']) && !text.ends_with("..");
         let short = n_chars <= 100 && words <= 16;
         let mut title = text.to_string();
         let is_heading = if big {
             short && !text.ends_with(',')
-        } else if !l.block_start {
+        } else if !(l.block_start || opens_clause(lines, pos, numbering.as_ref())) {
             false
         } else if bold {
             short && (!ends_sentence || numbering.is_some())
         } else if let Some(n) = &numbering {
             // Run-in heading: "2.5 Payment Terms. Customer shall …" with the title in bold.
             let first = l.line.spans.iter().find(|s| !s.text.trim().is_empty());
-            if let Some(span) = first.filter(|s| s.bold && s.text.trim().chars().count() >= 3) {
+            let rest = parsed
+                .as_ref()
+                .map_or(text.len(), |(_, r)| *r)
+                .min(text.len());
+            let bold_title = first.filter(|s| {
+                let t = s.text.trim();
+                s.bold && t.chars().count() >= 3 && t.len() > rest.min(t.len())
+            });
+            if let Some(span) = bold_title {
                 title = span.text.trim().trim_end_matches(['.', ':']).to_string();
+                true
+            } else if let Some(run_in) = (n.kind != NumberingKind::Decimal || n.depth >= 2)
+                .then(|| run_in_title(&text[rest..]))
+                .flatten()
+            {
+                // "Section 2.2 Performance by Affiliates. Either Party …", `1.12 “Effective
+                // Date” means …`: the clause's number and its title or defined term.
+                title = format!("{} {run_in}", text[..rest].trim_end());
                 true
             } else {
                 let keyword = n.kind != NumberingKind::Decimal;
@@ -154,6 +179,19 @@ pub fn detect(
         } else {
             caps && n_chars <= 70 && words <= 10 && !ends_sentence
         };
+        // "ARTICLE IV" over "SECURITY; SYSTEMS": the article's title on the next line.
+        if let Some(prev) = out.last_mut() {
+            if prev.pos + 1 == pos && lines[prev.pos].page_no == l.page_no && caps {
+                let bare = parse_heading_numbering(&prev.title).is_some_and(|(n, r)| {
+                    matches!(n.kind, NumberingKind::Article | NumberingKind::Part)
+                        && prev.title[r..].trim().is_empty()
+                });
+                if bare && !ends_sentence && words <= 12 && numbering.is_none() {
+                    prev.title = format!("{} {}", prev.title, text);
+                    continue;
+                }
+            }
+        }
         if !is_heading || (!big && words <= 1 && leads_table(lines, pos)) {
             continue;
         }
@@ -179,6 +217,77 @@ pub fn detect(
         });
     }
     out
+}
+
+/// Small words a title in title case leaves in lower case.
+const TITLE_SMALL_WORDS: &[&str] = &[
+    "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to",
+    "under", "upon", "with", "without", "not", "its", "their", "other", "etc",
+];
+
+/// Whether a line inside a block opens a clause: it starts with a keyword number (`Section
+/// 8.2`, `ARTICLE V`) or a two-level one (`1.12`), and the line before it on the page ends a
+/// sentence. Contracts often set consecutive clauses in one text block.
+fn opens_clause(lines: &[FlatLine], pos: usize, numbering: Option<&Numbering>) -> bool {
+    let clause = numbering.is_some_and(|n| n.kind != NumberingKind::Decimal || n.depth >= 2);
+    clause
+        && pos > 0
+        && lines[pos - 1].page_no == lines[pos].page_no
+        && lines[pos - 1]
+            .line
+            .text
+            .trim_end()
+            .ends_with(['.', ':', ';'])
+}
+
+/// The title of a run-in clause heading, from the text after its number: a defined term in
+/// quotes followed by "means" or "has the meaning" (`“Effective Date” means …` gives
+/// `“Effective Date”`), or a phrase of 1 to 12 words in title case ended by a period
+/// (`Performance by Affiliates or Subcontractors. Either Party …`). `None` for a sentence.
+fn run_in_title(rest: &str) -> Option<String> {
+    let rest = rest.trim_start();
+    if let Some(quoted) = rest.strip_prefix(['“', '"']) {
+        let close = quoted.find(['”', '"'])?;
+        let term = &quoted[..close];
+        let after = quoted[close..]
+            .trim_start_matches(['”', '"'])
+            .trim_start_matches([',', ' '])
+            .to_lowercase();
+        let defines = [
+            "means",
+            "shall mean",
+            "has the meaning",
+            "or “",
+            "or \"",
+            "and “",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w));
+        let words = term.split_whitespace().count();
+        return (defines && (1..=8).contains(&words)).then(|| format!("“{}”", term.trim()));
+    }
+    let end = rest
+        .char_indices()
+        .find(|&(i, c)| c == '.' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+        .map(|(i, _)| i)?;
+    let phrase = rest[..end].trim();
+    let words: Vec<&str> = phrase.split_whitespace().collect();
+    if !(1..=12).contains(&words.len()) || phrase.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let capitalised = |w: &str| {
+        w.trim_start_matches(['(', '“', '"', '‘'])
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase)
+    };
+    let title_case = capitalised(words[0])
+        && words.iter().all(|w| {
+            capitalised(w)
+                || TITLE_SMALL_WORDS
+                    .contains(&w.trim_end_matches([',', ';']).to_lowercase().as_str())
+        });
+    title_case.then(|| phrase.to_string())
 }
 
 /// Markdown-style headings in `lines[range]`: a line that opens a block with one to six `#`

@@ -27,9 +27,10 @@ pub const GRAPH_REVISION: u32 = 2;
 
 /// Revision of the tree builder's output (2: the split cascade; 3: a statement's unit line
 /// such as "(In millions)" is kept as text, not dropped as a running header; 4: a page whose
-/// every line looked like furniture keeps them as its text); it is part of the cache
-/// directory name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 4;
+/// every line looked like furniture keeps them as its text; 5: run-in clause headings —
+/// `Section 2.2 Title.`, `1.12 “Term” means` — and two-line ARTICLE titles); it is part of
+/// the cache directory name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 5;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;

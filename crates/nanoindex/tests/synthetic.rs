@@ -381,3 +381,76 @@ fn tree_and_graph_survive_a_save_load_round_trip() {
     );
     assert_eq!(meta.page_count, 5);
 }
+
+/// A contract set as filed agreements are: one size, nothing bold, clause titles run into
+/// their text ("Section 10.8 Governing Law, etc. This Agreement …"), consecutive clauses in
+/// one text block, ARTICLE headings over two lines, defined terms numbered as clauses.
+fn plain_contract() -> Vec<u8> {
+    let mut f = Flow::new();
+    let body = |f: &mut Flow, text: &str| {
+        f.line(10.0, false, text);
+    };
+    f.line(10.0, false, "ARTICLE I");
+    f.line(10.0, false, "DEFINITIONS AND TERMS");
+    f.gap();
+    body(
+        &mut f,
+        "Section 1.1 Defined Terms. The terms below have the meanings given.",
+    );
+    body(&mut f, "1.2 “Effective Date” means March 1, 2021.");
+    f.gap();
+    body(
+        &mut f,
+        "1.3 “Territory” means the United States and Canada.",
+    );
+    f.gap();
+    f.line(10.0, false, "ARTICLE X");
+    f.line(10.0, false, "MISCELLANEOUS");
+    f.gap();
+    body(
+        &mut f,
+        "Section 10.7 Notices. All notices shall be given in writing to the",
+    );
+    body(
+        &mut f,
+        "addresses set out in Schedule 2 and are effective on receipt.",
+    );
+    body(
+        &mut f,
+        "Section 10.8 Governing Law, etc. This Agreement is governed by the laws of",
+    );
+    body(&mut f, "the State of Illinois.");
+    body(
+        &mut f,
+        "Section 3.1 of the Code requires each payment to be reported.",
+    );
+    f.bytes()
+}
+
+#[test]
+fn run_in_clause_titles_and_two_line_articles_become_the_outline() {
+    let doc = index(&plain_contract(), "plain-contract.pdf");
+    let titles: Vec<(usize, String)> = doc
+        .tree
+        .iter_nodes()
+        .map(|n| (n.node_id.to_string().matches('.').count(), n.title.clone()))
+        .collect();
+    let expected: Vec<(usize, String)> = [
+        (0, "ARTICLE I DEFINITIONS AND TERMS"),
+        (1, "Section 1.1 Defined Terms"),
+        (1, "1.2 “Effective Date”"),
+        (1, "1.3 “Territory”"),
+        (0, "ARTICLE X MISCELLANEOUS"),
+        (1, "Section 10.7 Notices"),
+        (1, "Section 10.8 Governing Law, etc"),
+    ]
+    .into_iter()
+    .map(|(d, t)| (d, t.to_string()))
+    .collect();
+    assert_eq!(titles, expected);
+    let law = find(&doc.tree, "Section 10.8 Governing Law, etc");
+    let text = law.text.as_deref().unwrap_or("");
+    assert!(text.contains("State of Illinois"), "{text}");
+    // A sentence that starts with a section reference is text, not a heading.
+    assert!(text.contains("Section 3.1 of the Code requires"), "{text}");
+}
