@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
-use nanoindex_core::numbering::{parse_heading_numbering, Numbering, NumberingKind};
+use nanoindex_core::numbering::{parse_heading_numbering, roman_to_int, Numbering, NumberingKind};
 
 use crate::assemble::Anchor;
 use crate::flat::FlatLine;
@@ -122,6 +122,22 @@ pub fn detect(
             continue;
         }
         let text = l.line.text.trim();
+        // Parts of an opinion: a centred line that is only "II" or "B".
+        // "I" over "A" in one block: both open parts.
+        let after_marker = pos > 0
+            && out.last().is_some_and(|c| c.pos + 1 == pos)
+            && part_marker(lines[pos - 1].line.text.trim()).is_some();
+        if let Some(numbering) =
+            part_marker(text).filter(|_| (l.block_start || after_marker) && centred(l))
+        {
+            out.push(Candidate {
+                pos,
+                title: text.to_string(),
+                size_key: half_points(l.line.max_size_pt()),
+                numbering: Some(numbering),
+            });
+            continue;
+        }
         let n_chars = text.chars().count();
         let letters = text.chars().filter(|c| c.is_alphabetic()).count();
         let digits = text.chars().filter(|c| c.is_ascii_digit()).count();
@@ -174,7 +190,14 @@ pub fn detect(
                 let keyword = n.kind != NumberingKind::Decimal;
                 // "3.1.2 e-MERLIN detection …" set in italics, as journals do.
                 let italic_subsection = n.depth >= 2 && l.line.is_italic();
-                (caps || keyword || italic_subsection) && short && n_chars <= 80 && !ends_sentence
+                // A sentence that starts with a citation ("§ 14-306.4. In other words, the
+                // majority erred …") is text: after the number, a title reads as one.
+                let titled = caps || italic_subsection || reads_as_title(&text[rest..]);
+                (caps || keyword || italic_subsection)
+                    && titled
+                    && short
+                    && n_chars <= 80
+                    && !ends_sentence
             }
         } else {
             caps && n_chars <= 70 && words <= 10 && !ends_sentence
@@ -209,6 +232,11 @@ pub fn detect(
                 continue;
             }
         }
+        // "II. Analysis" over "A. The Predominant-Factor Test": parts rank above sub-parts.
+        let numbering = numbering.or_else(|| {
+            let (marker, after) = text.split_once(". ")?;
+            part_marker(marker).filter(|_| !after.trim().is_empty())
+        });
         out.push(Candidate {
             pos,
             title,
@@ -217,6 +245,57 @@ pub fn detect(
         });
     }
     out
+}
+
+/// The numbering of a line that is only a part marker of an opinion or a report: a Roman
+/// numeral up to XXX (`II`, `IV.`) is a part, one capital letter A–H (`B`) a sub-part.
+fn part_marker(text: &str) -> Option<Numbering> {
+    let bare = text.trim().trim_end_matches('.');
+    if bare.is_empty() || !bare.chars().all(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    if let Some(n) = roman_to_int(bare).filter(|&n| n <= 30) {
+        return Some(Numbering {
+            kind: NumberingKind::Part,
+            label: n.to_string(),
+            depth: 1,
+        });
+    }
+    (bare.len() == 1 && ('A'..='H').contains(&bare.chars().next()?)).then(|| Numbering {
+        kind: NumberingKind::Clause,
+        label: bare.to_string(),
+        depth: 1,
+    })
+}
+
+/// Whether a line is centred on its page (its middle within 8 % of the page's width of the
+/// page's middle).
+fn centred(l: &FlatLine) -> bool {
+    let width = l.page_size.0.max(1.0);
+    let middle = (l.line.bbox.x0 + l.line.bbox.x1) / 2.0;
+    (middle - width / 2.0).abs() <= 0.08 * width
+}
+
+/// Whether the words after a heading's number read as a title: every word capitalised but
+/// [`TITLE_SMALL_WORDS`], the first capitalised (`Governing Law`, `Quality of Services`), or
+/// nothing at all.
+fn reads_as_title(rest: &str) -> bool {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let capitalised = |w: &str| {
+        w.trim_start_matches(['(', '“', '"', '‘', '§'])
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+    };
+    words.first().is_none_or(|w| capitalised(w))
+        && words.iter().all(|w| {
+            capitalised(w)
+                || TITLE_SMALL_WORDS.contains(
+                    &w.trim_end_matches([',', ';', ':', '.'])
+                        .to_lowercase()
+                        .as_str(),
+                )
+        })
 }
 
 /// Small words a title in title case leaves in lower case.
@@ -271,23 +350,11 @@ fn run_in_title(rest: &str) -> Option<String> {
         .find(|&(i, c)| c == '.' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
         .map(|(i, _)| i)?;
     let phrase = rest[..end].trim();
-    let words: Vec<&str> = phrase.split_whitespace().collect();
-    if !(1..=12).contains(&words.len()) || phrase.chars().any(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let capitalised = |w: &str| {
-        w.trim_start_matches(['(', '“', '"', '‘'])
-            .chars()
-            .next()
-            .is_some_and(char::is_uppercase)
-    };
-    let title_case = capitalised(words[0])
-        && words.iter().all(|w| {
-            capitalised(w)
-                || TITLE_SMALL_WORDS
-                    .contains(&w.trim_end_matches([',', ';']).to_lowercase().as_str())
-        });
-    title_case.then(|| phrase.to_string())
+    let words = phrase.split_whitespace().count();
+    ((1..=12).contains(&words)
+        && !phrase.chars().any(|c| c.is_ascii_digit())
+        && reads_as_title(phrase))
+    .then(|| phrase.to_string())
 }
 
 /// Markdown-style headings in `lines[range]`: a line that opens a block with one to six `#`

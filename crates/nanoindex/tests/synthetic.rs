@@ -454,3 +454,84 @@ fn run_in_clause_titles_and_two_line_articles_become_the_outline() {
     // A sentence that starts with a section reference is text, not a heading.
     assert!(text.contains("Section 3.1 of the Code requires"), "{text}");
 }
+
+/// An opinion: parts marked by a centred "I", "II" and sub-parts "A", "B" (the Supreme
+/// Court's style), and a sentence that opens with a citation on its own line.
+fn opinion() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let mut y = 72.0;
+    let mut page = 0;
+    pdf.page();
+    let mut put = |pdf: &mut PdfBuilder, x: f32, text: &str, gap: f32| {
+        y += gap;
+        if y > 700.0 {
+            pdf.page();
+            page += 1;
+            y = 90.0;
+        }
+        pdf.last_page().text(x, y, 11.0, false, text);
+    };
+    put(&mut pdf, 200.0, "SUPREME COURT OF THE STATE", 0.0);
+    put(
+        &mut pdf,
+        72.0,
+        "Opinion of the Court delivered by Justice Hale.",
+        30.0,
+    );
+    for (part, subs) in [("I", ["A", "B"]), ("II", ["A", "B"])] {
+        put(&mut pdf, 302.0, part, 40.0);
+        for sub in subs {
+            put(&mut pdf, 302.0, sub, 24.0);
+            for i in 0..4 {
+                put(
+                    &mut pdf,
+                    72.0,
+                    &format!("The court considered argument {i} of part {part}.{sub} at length."),
+                    26.0,
+                );
+            }
+        }
+    }
+    put(
+        &mut pdf,
+        72.0,
+        "sweepstakes conducted through video games are prohibited under",
+        26.0,
+    );
+    put(
+        &mut pdf,
+        72.0,
+        "§ 14-306.4. In other words, the majority erred in concluding that the",
+        26.0,
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn opinion_parts_nest_and_a_citation_sentence_is_no_heading() {
+    let doc = index(&opinion(), "opinion.pdf");
+    let parts: Vec<(usize, String)> = doc
+        .tree
+        .iter_nodes()
+        .filter(|n| !n.title.contains("SUPREME"))
+        .map(|n| (n.node_id.to_string().matches('.').count(), n.title.clone()))
+        .collect();
+    let depth_of = |title: &str| parts.iter().find(|(_, t)| t == title).map(|(d, _)| *d);
+    assert!(
+        depth_of("I").is_some() && depth_of("II").is_some(),
+        "{parts:?}"
+    );
+    assert_eq!(depth_of("I"), depth_of("II"), "{parts:?}");
+    let subs: Vec<usize> = parts
+        .iter()
+        .filter(|(_, t)| t.starts_with("A") || t.starts_with("B"))
+        .map(|(d, _)| *d)
+        .collect();
+    assert_eq!(subs.len(), 4, "{parts:?}");
+    assert!(
+        subs.iter()
+            .all(|&d| Some(d) == depth_of("I").map(|p| p + 1)),
+        "{parts:?}"
+    );
+    assert!(!parts.iter().any(|(_, t)| t.contains("§")), "{parts:?}");
+}
