@@ -37,7 +37,12 @@ fn main() {
                         )
                     })
                     .collect();
-                println!("  page {} size {:.1}: {}", i + 1, l.chars().next().map_or(0.0, |c| c.size()), cs.join(" "));
+                println!(
+                    "  page {} size {:.1}: {}",
+                    i + 1,
+                    l.chars().next().map_or(0.0, |c| c.size()),
+                    cs.join(" ")
+                );
             }
         }
     }

@@ -176,6 +176,20 @@ const METRICS: &[(&str, &str, Option<Statement>, bool)] = &[
     ("governing law", "governed laws state jurisdiction", None, false),
 ];
 
+/// Metric phrases of [`METRICS`] whose value is computed from several line items: their
+/// words are inputs to find, not other names of the metric.
+pub const COMPUTED_METRICS: &[&str] = &[
+    "gross margin",
+    "operating margin",
+    "net profit margin",
+    "ebitda",
+    "effective tax",
+    "capital intensive",
+    "capital-intensive",
+    "quick ratio",
+    "current ratio",
+];
+
 /// What a question asks for, in retrieval terms.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct QueryAnalysis {
@@ -185,6 +199,11 @@ pub struct QueryAnalysis {
     pub terms: Vec<String>,
     /// Extra terms from the financial lexicon (line-item words of the metric asked for).
     pub expansions: Vec<String>,
+    /// The expansions that are other names of the line item asked for ("purchases of
+    /// property, plant and equipment" for capital expenditure), as opposed to the inputs of a
+    /// measure computed from several line items ([`COMPUTED_METRICS`]: a margin, a ratio,
+    /// EBITDA): a row labelled "Depreciation and amortization" is no answer to EBITDA.
+    pub alternatives: Vec<String>,
     /// The statement the question names or its metric implies.
     pub statement: Option<Statement>,
     /// Fiscal years mentioned (`FY2018`, `2023`), in order of mention.
@@ -222,11 +241,16 @@ impl QueryAnalysis {
             .find(|(name, _)| lower.contains(name))
             .map(|(_, s)| *s);
         let mut expansions: Vec<String> = Vec::new();
+        let mut alternatives: Vec<String> = Vec::new();
         let mut metric_found = false;
         for (phrase, words, implied, quantity) in METRICS {
             if lower.contains(phrase) {
                 metric_found |= *quantity;
+                let inputs = COMPUTED_METRICS.contains(phrase);
                 for w in tokenize(words) {
+                    if !inputs && !terms.contains(&w) && !alternatives.contains(&w) {
+                        alternatives.push(w.clone());
+                    }
                     if !terms.contains(&w) && !expansions.contains(&w) {
                         expansions.push(w);
                     }
@@ -275,6 +299,7 @@ impl QueryAnalysis {
             question: question.to_string(),
             terms,
             expansions,
+            alternatives,
             statement,
             years,
             wants_number,

@@ -879,3 +879,55 @@ fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
 }
+
+/// An earnings release: the fourth quarter's reconciliation on page 1, the fiscal year's on
+/// page 2, each with depreciation above the adjusted EBITDA it adds into.
+fn earnings_release() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    for (title, period, rows) in [
+        (
+            "Reconciliation of Non-GAAP Measures (fourth quarter)",
+            "Three Months Ended June 30,",
+            [
+                ("Depreciation and amortization", "145", "144"),
+                ("Adjusted EBITDA", "609", "540"),
+            ],
+        ),
+        (
+            "Reconciliation of Non-GAAP Measures (fiscal year)",
+            "Twelve Months Ended June 30,",
+            [
+                ("Depreciation and amortization", "579", "569"),
+                ("Adjusted EBITDA", "2,117", "2,018"),
+            ],
+        ),
+    ] {
+        let page = pdf.page();
+        page.text(72.0, 80.0, 12.0, true, title);
+        page.text(72.0, 100.0, 9.0, false, "($ in millions)");
+        page.text(380.0, 120.0, 8.0, true, period);
+        page.text(380.0, 132.0, 8.0, true, "2022");
+        page.text(450.0, 132.0, 8.0, true, "2023");
+        for (i, (label, a, b)) in rows.iter().enumerate() {
+            let y = 150.0 + 12.0 * i as f32;
+            page.text(72.0, y, 9.0, false, label);
+            page.text(380.0, y, 9.0, false, a);
+            page.text(450.0, y, 9.0, false, b);
+        }
+    }
+    pdf.to_bytes()
+}
+
+#[test]
+fn ebitda_is_its_own_row_not_an_input_and_a_fiscal_year_is_read_from_the_years_table() {
+    let (_dir, doc) = prepare(&earnings_release(), "release.pdf");
+    let answer = ask_reader(&doc, "What was the Adjusted Non-GAAP EBITDA for FY 2023?");
+    assert!(answer.content.contains("$2,018"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [2], "{answer:#?}");
+    let answer = ask_reader(
+        &doc,
+        "What was the Adjusted EBITDA in the fourth quarter of 2023?",
+    );
+    assert!(answer.content.contains("$540"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [1], "{answer:#?}");
+}

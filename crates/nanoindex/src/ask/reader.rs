@@ -1342,7 +1342,7 @@ pub(super) fn cell_candidates(
     // words of every line item ("net", "total", "other") say nothing of which one.
     const GENERIC: &[&str] = &["net", "total", "other", "and", "of", "less", "gross"];
     let expansions: HashSet<String> = query
-        .expansions
+        .alternatives
         .iter()
         .map(|t| stem(t))
         .filter(|t| !GENERIC.contains(&t.as_str()))
@@ -1513,6 +1513,7 @@ pub(super) fn cell_candidates(
             } else {
                 0.0
             };
+        let score = score + header_period_fit(&query.question, input.index, unit.first);
         let written = (cell.text.trim() != value).then(|| cell.text.clone());
         out.push(Candidate {
             value,
@@ -1527,6 +1528,110 @@ pub(super) fn cell_candidates(
         });
     }
     out
+}
+
+/// The length of period a text names: a quarter, six or nine months, or a year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PeriodLength {
+    Quarter,
+    Interim,
+    Year,
+}
+
+/// The one length of period `text` names (`Three Months Ended June 30`, `Twelve Months
+/// Ended`, `Years Ended`, `52 weeks`), or `None` when it names none or several.
+fn period_length(text: &str) -> Option<PeriodLength> {
+    let lower = text.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let found = [
+        (
+            PeriodLength::Quarter,
+            has(&[
+                "three months",
+                "3 months",
+                "thirteen weeks",
+                "13 weeks",
+                "quarter",
+            ]),
+        ),
+        (
+            PeriodLength::Interim,
+            has(&[
+                "six months",
+                "nine months",
+                "26 weeks",
+                "39 weeks",
+                "year to date",
+            ]),
+        ),
+        (
+            PeriodLength::Year,
+            has(&[
+                "twelve months",
+                "12 months",
+                "year ended",
+                "years ended",
+                "52 weeks",
+                "53 weeks",
+            ]),
+        ),
+    ];
+    let mut named = found.iter().filter(|(_, f)| *f).map(|(p, _)| *p);
+    let first = named.next()?;
+    named.next().is_none().then_some(first)
+}
+
+/// The length of period a question asks for: a quarter ("Q2", "second quarter", "three
+/// months"), six or nine months, else a year when it names a fiscal or full year ("FY2023",
+/// "fiscal 2023", "annual") — `None` when it says nothing of it.
+fn asked_period_length(question: &str) -> Option<PeriodLength> {
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let quarter = words
+        .iter()
+        .any(|w| matches!(*w, "q1" | "q2" | "q3" | "q4" | "quarter" | "quarterly"))
+        || lower.contains("three months");
+    if quarter {
+        return Some(PeriodLength::Quarter);
+    }
+    if period_occurrence(question) == 1 {
+        return Some(PeriodLength::Interim);
+    }
+    let year = words
+        .iter()
+        .any(|w| w.starts_with("fy") || matches!(*w, "fiscal" | "annual" | "annually" | "yearly"))
+        || lower.contains("full year");
+    year.then_some(PeriodLength::Year)
+}
+
+/// The length of period of the table a row (line `row`) belongs to: named by its column
+/// header (the nearest line above on the page that names two or more years) or by one of
+/// the three lines above that header ("Twelve Months Ended June 30," over "2022 2023").
+fn column_period(index: &RetrievalIndex, row: usize) -> Option<PeriodLength> {
+    let lines = index.lines();
+    let ids = index.page_line_ids(lines[row].page_no);
+    let at = ids.iter().position(|&i| i == row)?;
+    let header = ids[..at].iter().rposition(|&i| {
+        nanoindex_retrieve::index::years_in(&lines[i].text).is_some_and(|y| y.len() >= 2)
+    })?;
+    ids[header.saturating_sub(3)..=header]
+        .iter()
+        .rev()
+        .find_map(|&i| period_length(&lines[i].text))
+}
+
+/// Score adjustment of a table cell by its table's period against the question's: +0.05
+/// when they agree, −0.1 when a question about a fiscal year reads a quarter's table (an
+/// earnings release prints both, on different pages), 0 when either says nothing.
+fn header_period_fit(question: &str, index: &RetrievalIndex, row: usize) -> f32 {
+    match (asked_period_length(question), column_period(index, row)) {
+        (Some(asked), Some(read)) if asked == read => 0.05,
+        (Some(_), Some(_)) => -0.1,
+        _ => 0.0,
+    }
 }
 
 /// Factor on a figure sentence's match when it lacks the metric's most specific word.
