@@ -931,3 +931,67 @@ fn ebitda_is_its_own_row_not_an_input_and_a_fiscal_year_is_read_from_the_years_t
     assert!(answer.content.contains("$540"), "{answer:#?}");
     assert_eq!(answer.citations[0].pages, [1], "{answer:#?}");
 }
+
+#[test]
+fn a_choice_among_named_line_items_is_made_from_their_cited_rows() {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(
+        72.0,
+        90.0,
+        14.0,
+        true,
+        "Consolidated Statements of Cash Flows",
+    );
+    page.text(72.0, 110.0, 9.0, false, "(Dollars in millions)");
+    page.text(380.0, 125.0, 9.0, false, "2024");
+    page.text(450.0, 125.0, 9.0, false, "2023");
+    for (i, (label, a, b)) in [
+        (
+            "Net cash provided by operating activities",
+            "1,824",
+            "3,252",
+        ),
+        ("Net cash used in investing activities", "(962)", "(1,372)"),
+        (
+            "Net cash used in financing activities",
+            "(1,806)",
+            "(4,297)",
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let y = 145.0 + 15.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        page.text(380.0, y, 9.0, false, a);
+        page.text(450.0, y, 9.0, false, b);
+    }
+    let (_dir, doc) = prepare(&pdf.to_bytes(), "flows.pdf");
+    let answer = ask_reader(
+        &doc,
+        "Among operating, investing, and financing activities, which brought in the most cash in FY2024?",
+    );
+    assert_eq!(kind(&answer, 0), "choice");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    assert!(
+        answer
+            .content
+            .starts_with("Net cash provided by operating activities has the largest figure"),
+        "{answer:#?}"
+    );
+    assert!(answer.content.contains("$1,824 million"), "{answer:#?}");
+    assert!(answer.content.contains("−$1,806 million"), "{answer:#?}");
+    assert_eq!(answer.citations.len(), 3, "each option's row is cited");
+    let answer = ask_reader(
+        &doc,
+        "Which of operating, investing or financing activities used the most cash in 2023?",
+    );
+    assert!(
+        answer
+            .content
+            .starts_with("Net cash used in financing activities has the smallest figure"),
+        "{answer:#?}"
+    );
+    assert!(answer.content.contains("−$4,297 million"), "{answer:#?}");
+}

@@ -31,6 +31,8 @@ pub enum AnswerType {
     Definition,
     /// A statement metric compared across periods (direction and size of the change).
     Change,
+    /// Named line items compared by size ("which of … brought in the most").
+    Choice,
     /// A yes/no question.
     YesNo,
     /// Anything else: the answer is the sentence that states it.
@@ -54,6 +56,7 @@ impl AnswerType {
             AnswerType::Reference => "reference",
             AnswerType::Definition => "definition",
             AnswerType::Change => "change",
+            AnswerType::Choice => "choice",
             AnswerType::YesNo => "yes_no",
             AnswerType::Text => "text",
         }
@@ -148,6 +151,9 @@ pub fn classify(question: &str) -> AnswerType {
     let years = nanoindex_retrieve::QueryAnalysis::new(proper).years;
     if super::compare::asked(proper, &years).is_some() {
         return AnswerType::Change;
+    }
+    if super::choice::asked(proper).is_some() {
+        return AnswerType::Choice;
     }
     classify_wording(question)
 }

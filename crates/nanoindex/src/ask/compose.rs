@@ -155,8 +155,9 @@ impl Session<'_> {
                         quoted += 1;
                     }
                 }
-                AnswerType::Change => {
-                    // The reader's sentence states the change it computed from cited cells.
+                AnswerType::Change | AnswerType::Choice => {
+                    // The reader's sentence states the change or the choice it computed from
+                    // cited cells.
                     let mut sentence = format!("{}.", best.value.trim_end_matches('.'));
                     if let Some(computation) = &best.computation {
                         sentence

@@ -37,6 +37,7 @@
 
 mod agentic;
 pub mod answer_type;
+mod choice;
 mod cite;
 mod compare;
 mod compose;

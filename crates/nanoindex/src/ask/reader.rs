@@ -28,6 +28,7 @@ use nanoindex_retrieve::{
 use serde::{Deserialize, Serialize};
 
 use super::answer_type::{self, AnswerType};
+use super::choice;
 use super::compare;
 use super::spans;
 
@@ -305,8 +306,17 @@ fn read_part(
             kind = answer_type::classify_wording(part);
         }
     }
+    if kind == AnswerType::Choice {
+        if let Some(asked) = choice::asked(part) {
+            candidates = choice::candidates(input, units, query, naming, &asked);
+        }
+        if candidates.is_empty() {
+            // An option without a row: the question is read as it is worded.
+            kind = answer_type::classify_wording(part);
+        }
+    }
     candidates.extend(match kind {
-        AnswerType::Change => Vec::new(),
+        AnswerType::Change | AnswerType::Choice => Vec::new(),
         AnswerType::Ratio => ratio_candidates(input, query, part)
             .into_iter()
             .chain(cell_candidates(input, units, query, &weights, kind))
@@ -520,7 +530,7 @@ pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
 
 /// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
 /// occur in the document, [`NAMING_WEIGHT`]× a term that names the document).
-fn term_weights(
+pub(super) fn term_weights(
     index: &RetrievalIndex,
     query: &QueryAnalysis,
     naming: &HashSet<String>,

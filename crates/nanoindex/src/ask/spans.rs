@@ -278,6 +278,7 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         }
         AnswerType::Ratio
         | AnswerType::Change
+        | AnswerType::Choice
         | AnswerType::Definition
         | AnswerType::YesNo
         | AnswerType::Text => {}
