@@ -96,7 +96,18 @@ pub struct RetrievalIndex {
     title_terms: HashMap<NodeId, HashSet<String>>,
     entity_nodes: Vec<(HashSet<String>, Vec<NodeId>)>,
     references: HashMap<NodeId, Vec<NodeId>>,
+    naming_text: String,
+    naming: HashSet<String>,
 }
+
+/// Longest first-page line taken as part of a document's title.
+const TITLE_CHARS: usize = 80;
+
+/// Weight of a query term that names the document (see [`RetrievalIndex::naming_text`]) in
+/// lexical scores: questions name the document ("under the CytoDyn–Vyera license
+/// agreement"), while the passage that answers rarely repeats the name, and every passage
+/// that does is no more relevant for it.
+pub const NAMING_WEIGHT: f32 = 0.25;
 
 impl std::fmt::Debug for RetrievalIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -174,6 +185,29 @@ pub fn dense_texts(passages: &[Passage]) -> Vec<String> {
             text.trim_end().to_string()
         })
         .collect()
+}
+
+/// See [`RetrievalIndex::naming_text`].
+fn naming_text(doc_name: &str, lines: &[Line]) -> String {
+    let mut out = doc_name.replace(['-', '_'], " ");
+    let first_page = lines.first().map_or(1, |l| l.page_no);
+    for (i, line) in lines
+        .iter()
+        .take_while(|l| l.page_no == first_page)
+        .enumerate()
+    {
+        let text = &line.text;
+        if text.len() > TITLE_CHARS {
+            break;
+        }
+        let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
+        let upper = letters.iter().filter(|c| c.is_uppercase()).count();
+        if i == 0 || (letters.len() >= 4 && upper * 10 >= letters.len() * 7) {
+            out.push('\n');
+            out.push_str(text);
+        }
+    }
+    out
 }
 
 fn query_embedding(terms: &[&String]) -> Embedding<u64> {
@@ -263,6 +297,8 @@ impl RetrievalIndex {
                 .push(r.target_node_id.clone());
         }
         let dense = dense.filter(|d| d.len() == passages.len());
+        let naming_text = naming_text(&tree.doc_name, &lines);
+        let naming = tokenize(&naming_text).into_iter().collect();
         RetrievalIndex {
             passages,
             lines,
@@ -274,7 +310,18 @@ impl RetrievalIndex {
             title_terms,
             entity_nodes,
             references,
+            naming_text,
+            naming,
         }
+    }
+
+    /// The text that names the document: its name (`-` and `_` as spaces), then its title
+    /// (the first line of its first page, when short) and the capitalised caption lines
+    /// above the first paragraph of that page ("IN THE SUPREME COURT OF NORTH CAROLINA",
+    /// "GIFT SURPLUS, LLC … v. STATE OF NORTH CAROLINA"), one per line.
+    #[must_use]
+    pub fn naming_text(&self) -> &str {
+        &self.naming_text
     }
 
     /// The passages, in reading order.
@@ -417,10 +464,24 @@ impl RetrievalIndex {
         }
         let mut terms: Vec<&String> = query.all_terms().collect();
         terms.dedup();
-        let q = query_embedding(&terms);
+        // Terms that name the document count at NAMING_WEIGHT, unless the question has no
+        // other terms.
+        let (naming, other): (Vec<&String>, Vec<&String>) =
+            terms.iter().partition(|t| self.naming.contains(**t));
         let mut lexical = vec![0.0f32; self.passages.len()];
-        for hit in self.scorer.matches(&q) {
-            lexical[hit.id] = hit.score;
+        if other.is_empty() {
+            for hit in self.scorer.matches(&query_embedding(&naming)) {
+                lexical[hit.id] = hit.score;
+            }
+        } else {
+            for hit in self.scorer.matches(&query_embedding(&other)) {
+                lexical[hit.id] = hit.score;
+            }
+            if !naming.is_empty() {
+                for hit in self.scorer.matches(&query_embedding(&naming)) {
+                    lexical[hit.id] += NAMING_WEIGHT * hit.score;
+                }
+            }
         }
         normalise(&mut lexical);
         let mut dense = vec![0.0f32; self.passages.len()];

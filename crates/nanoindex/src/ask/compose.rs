@@ -36,7 +36,6 @@ impl Session<'_> {
             ranking: &self.ranking,
             pages: &self.trace.pages_read,
             addressed_to_model: &addressed_to_model,
-            doc_name: &doc.tree.doc_name,
         };
         let mut parts = reader::read(&input, &self.query.question);
         for part in &mut parts {

@@ -226,8 +226,6 @@ pub struct ReaderInput<'a> {
     /// Whether text reads as addressed to a model: such a candidate is read as data at
     /// [`INSTRUCTION_FACTOR`] of its score, so that a true answer beside it wins.
     pub addressed_to_model: &'a dyn Fn(&str) -> bool,
-    /// The document's name (its words name the document, not the fact asked for).
-    pub doc_name: &'a str,
 }
 
 /// Reads the pages for `question`: one [`PartReading`] per part.
@@ -256,35 +254,15 @@ pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
 /// Share of its score that a candidate quoting text addressed to a model keeps.
 pub const INSTRUCTION_FACTOR: f32 = 0.5;
 
-/// Longest first line of a document taken as its title.
-const TITLE_CHARS: usize = 80;
-
 /// Weight of a question term that names the document rather than the fact asked for.
-const NAMING_WEIGHT: f32 = 0.25;
+const NAMING_WEIGHT: f32 = nanoindex_retrieve::index::NAMING_WEIGHT;
 
-/// Terms that name the document: the words of its file name, of its title (the first line
-/// of its first page, when short) and of the capitalised caption lines above the first
-/// paragraph of that page ("IN THE SUPREME COURT OF NORTH CAROLINA", "GIFT SURPLUS, LLC …
-/// v. STATE OF NORTH CAROLINA ex rel. ROY A. COOPER"). Questions name the document ("under
-/// the Reynolds transition services agreement", "Apple's"), while the sentence that answers
-/// rarely repeats it.
+/// Stems of the terms that name the document (see
+/// [`RetrievalIndex::naming_text`](nanoindex_retrieve::RetrievalIndex::naming_text)):
+/// questions name the document ("under the Reynolds transition services agreement",
+/// "Apple's"), while the sentence that answers rarely repeats it.
 fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
-    let mut out: HashSet<String> = stems(&input.doc_name.replace(['-', '_'], " "))
-        .into_iter()
-        .collect();
-    let first_page = input.index.lines().first().map_or(1, |l| l.page_no);
-    for (i, &id) in input.index.page_line_ids(first_page).iter().enumerate() {
-        let text = &input.index.lines()[id].text;
-        if text.len() > TITLE_CHARS {
-            break;
-        }
-        let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
-        let upper = letters.iter().filter(|c| c.is_uppercase()).count();
-        if i == 0 || (letters.len() >= 4 && upper * 10 >= letters.len() * 7) {
-            out.extend(stems(text));
-        }
-    }
-    out
+    stems(input.index.naming_text()).into_iter().collect()
 }
 
 fn read_part(
