@@ -871,6 +871,45 @@ mod tests {
     }
 
     #[test]
+    fn words_that_name_the_document_count_less_than_the_question_s_own() {
+        let intro = node(
+            "LICENSE AGREEMENT",
+            1,
+            "Harbor Vyne License Agreement\nThis License Agreement is made between Harbor Inc. and Vyne LLC.",
+        );
+        let grant = node(
+            "2.1 Grant of License",
+            2,
+            "Harbor grants Vyne an exclusive license under the Harbor patents.\nVyne accepts the license granted by Harbor under this license agreement.\nThe license to Vyne covers the Harbor know-how.",
+        );
+        let law = node(
+            "14.2 Governing Law",
+            3,
+            "This Agreement is governed by the laws of the State of New York.",
+        );
+        let mut tree = DocumentTree {
+            doc_name: "harbor-vyne-license-agreement".into(),
+            structure: vec![intro, grant, law],
+            ..DocumentTree::default()
+        };
+        assign_node_ids(&mut tree.structure);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        assert!(index
+            .naming_text()
+            .contains("harbor vyne license agreement"));
+        assert_eq!(
+            top_pages(
+                &index,
+                "Which law governs the Harbor–Vyne license agreement?",
+                1
+            ),
+            [3]
+        );
+        // A question made only of the document's words still finds them.
+        assert_eq!(top_pages(&index, "Harbor Vyne license", 1)[0], 2);
+    }
+
+    #[test]
     fn statements_rank_first_for_their_metrics() {
         let tree = report();
         let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
