@@ -225,27 +225,23 @@ pub(super) fn candidates(
         chosen.shown,
         others.join("; ")
     );
-    let cite: Vec<Snippet> = read.iter().flat_map(|r| r.cite.clone()).collect();
+    // The chosen row first: the answer is quoted and paged by it.
+    let cite: Vec<Snippet> = chosen
+        .cite
+        .iter()
+        .chain(
+            read.iter()
+                .filter(|r| r.label != chosen.label)
+                .flat_map(|r| &r.cite),
+        )
+        .cloned()
+        .collect();
     let computation = read
         .iter()
         .map(|r| format!("{} {} = {}", r.label, r.year, r.shown))
         .collect::<Vec<_>>()
         .join("; ");
-    vec![Candidate {
-        value,
-        written: None,
-        quote: chosen
-            .cite
-            .first()
-            .map(|s| s.text.clone())
-            .unwrap_or_default(),
-        page_no: chosen.cite.first().map_or(0, |s| s.page_no),
-        score: 1.2,
-        coverage: 1.0,
-        cell: None,
-        computation: Some(computation),
-        cite,
-    }]
+    vec![Candidate::computed(value, computation, cite)]
 }
 
 #[cfg(test)]

@@ -250,20 +250,11 @@ pub(super) fn candidates(
     }
     let cite: Vec<Snippet> = series.points.iter().flat_map(|p| p.cite.clone()).collect();
     let sentence = format!("{} {value}", capitalise(&series.name));
-    vec![Candidate {
-        value: match verdict {
-            Some(v) => format!("{v} — {}", lowercase_first(&sentence)),
-            None => sentence,
-        },
-        written: None,
-        quote: cite.first().map(|s| s.text.clone()).unwrap_or_default(),
-        page_no: cite.first().map_or(0, |s| s.page_no),
-        score: 1.2,
-        coverage: 1.0,
-        cell: None,
-        computation: Some(computation.join("; ")),
-        cite,
-    }]
+    let value = match verdict {
+        Some(v) => format!("{v} — {}", lowercase_first(&sentence)),
+        None => sentence,
+    };
+    vec![Candidate::computed(value, computation.join("; "), cite)]
 }
 
 /// The size of a change: percentage points for a percentage, the difference for a ratio,

@@ -88,7 +88,28 @@ pub struct Candidate {
     pub cite: Vec<Snippet>,
 }
 
+/// Score of a value computed from cited rows (a ratio, a change, a choice): above any
+/// read span, for the question named what to compute.
+const COMPUTED_SCORE: f32 = 1.2;
+
 impl Candidate {
+    /// A value computed here from cited rows (a ratio, a change, a choice): `value` is what
+    /// the answer states, `computation` the formula with its inputs; quoted and paged by the
+    /// first of `cite`.
+    pub(super) fn computed(value: String, computation: String, cite: Vec<Snippet>) -> Candidate {
+        Candidate {
+            quote: cite.first().map(|s| s.text.clone()).unwrap_or_default(),
+            page_no: cite.first().map_or(0, |s| s.page_no),
+            value,
+            written: None,
+            score: COMPUTED_SCORE,
+            coverage: 1.0,
+            cell: None,
+            computation: Some(computation),
+            cite,
+        }
+    }
+
     /// A passage as its own answer (yes/no, free text, a cause): `quote` (of `unit`) is the
     /// value, the quote and the cited text.
     fn quoted(unit: &Unit, quote: String, score: f32, coverage: f32) -> Candidate {
@@ -2051,19 +2072,8 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
                 .join("; "),
         )
     };
-    let page_no = results[0].3[0].page_no;
     let cite: Vec<Snippet> = results.into_iter().flat_map(|r| r.3).collect();
-    vec![Candidate {
-        quote: cite.first().map(|s| s.text.clone()).unwrap_or_default(),
-        value,
-        written: None,
-        page_no,
-        score: 1.2,
-        coverage: 1.0,
-        cell: None,
-        computation: Some(computation),
-        cite,
-    }]
+    vec![Candidate::computed(value, computation, cite)]
 }
 
 #[cfg(test)]
