@@ -632,3 +632,126 @@ fn index_with_the_default_model_writes_summaries_and_skips_the_unchanged_file() 
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["status"], "unchanged");
 }
+
+/// Whether commands can be run in a network namespace with no interfaces (`unshare -n`,
+/// root on Linux; always so in CI); elsewhere the air-gap test is skipped with the reason.
+fn network_namespaces() -> bool {
+    let ok = Command::new("unshare")
+        .args(["-n", "--", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI runs as root with unshare available"
+        );
+        eprintln!("skipped: `unshare -n` is not permitted here (needs root on Linux)");
+    }
+    ok
+}
+
+/// The binary inside a network namespace with no interfaces (not even loopback up).
+fn offline() -> Command {
+    let mut cmd = Command::new("unshare");
+    cmd.args(["-n", "--", env!("CARGO_BIN_EXE_nanoindex-local")]);
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent/nanoindex-test-config");
+    for var in ["NANOINDEX_CONFIG", "NANOINDEX_LLM", "NANOINDEX_JOBS"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Air gap: `index` (with the default model's summaries), `ask` and `generate` succeed with
+/// no network at all, and a configured Ollama or OpenAI-compatible backend fails with a clear
+/// error naming it, instead of hanging.
+#[test]
+fn index_ask_and_generate_work_with_no_network_and_remote_backends_fail_clearly() {
+    if !model_installed() || !network_namespaces() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("contract.pdf");
+    contract(&pdf);
+    // A section long enough to be summarised (40 tokens or more).
+    let long = dir.path().join("long.pdf");
+    let mut builder = PdfBuilder::new();
+    let page = builder.page();
+    page.text(72.0, 72.0, 14.0, true, "1. Services");
+    for (i, line) in [
+        "The Supplier provides hosting, monitoring and support for the Customer's systems.",
+        "Support is available on business days from 8 a.m. to 6 p.m. Eastern Time.",
+        "Incidents of severity one are answered within one hour and resolved within a day.",
+        "The Supplier reports availability monthly and credits fees when it falls short.",
+        "Either party may ask for a review of the service levels once in each year.",
+    ]
+    .iter()
+    .enumerate()
+    {
+        page.text(72.0, 100.0 + 14.0 * i as f32, 10.0, false, line);
+    }
+    std::fs::write(&long, builder.to_bytes()).unwrap();
+    let cache = dir.path().join("cache");
+    let out = offline()
+        .env("NANOINDEX_CACHE", &cache)
+        .args(["index", long.to_str().unwrap(), "-o"])
+        .arg(dir.path().join("out"))
+        .args(["--json", "--no-llm-entities"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["enrichment"]["summaries"]["summarised"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{report}"
+    );
+
+    let out = offline()
+        .env("NANOINDEX_CACHE", &cache)
+        .args([
+            "ask",
+            pdf.to_str().unwrap(),
+            "What interest do late invoices bear?",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        answer["citations"][0]["quote"]
+            .as_str()
+            .unwrap()
+            .contains("1% per month"),
+        "{answer}"
+    );
+
+    let out = offline()
+        .args(["generate", "Name a colour.", "--max-tokens", "8", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reply: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        reply["completion_tokens"].as_u64().unwrap_or(0) > 0 || reply["text"].is_string(),
+        "{reply}"
+    );
+
+    for llm in ["ollama:llama3", "openai:gpt-4o@http://127.0.0.1:9/v1"] {
+        let started = std::time::Instant::now();
+        let out = offline()
+            .args(["generate", "Name a colour.", "--llm", llm])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{llm}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{llm}: {err}");
+        assert!(
+            err.to_lowercase().contains("connect") || err.to_lowercase().contains("network"),
+            "{llm}: the error says the server cannot be reached: {err}"
+        );
+        assert!(started.elapsed().as_secs() < 60, "{llm}: failed fast");
+    }
+}
