@@ -62,6 +62,21 @@ struct DenseMeta {
     texts_sha256: String,
 }
 
+/// Locks the cache entry `dir` (creating it) for this process until the returned file is
+/// dropped; `None` when the lock cannot be taken (a read-only cache): the caller then works
+/// unlocked, at worst indexing a document twice, never corrupting it (writes are atomic).
+fn lock_entry(dir: &Path) -> Option<std::fs::File> {
+    std::fs::create_dir_all(dir).ok()?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("lock"))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
+}
+
 fn io_error(path: &Path, source: std::io::Error) -> IndexError {
     IndexError::Io {
         path: path.to_path_buf(),
@@ -216,6 +231,9 @@ impl NanoIndex {
                 .join(format!("{}-f{FORMAT_VERSION}t{TREE_REVISION}", &sha[..32]))
         });
         let graph_file = format!("graph-r{GRAPH_REVISION}.json");
+        // One process indexes a document at a time: others wait for it, then read its cache
+        // (an advisory lock on the entry, released when `_entry` drops, also on a crash).
+        let _entry = dir.as_deref().and_then(lock_entry);
         let cached = dir.as_ref().and_then(|d| {
             let tree = load_tree(d.join("tree.json")).ok()?;
             if tree.extraction_metadata.source_sha256.as_deref() != Some(sha.as_str()) {

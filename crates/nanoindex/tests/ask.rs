@@ -494,3 +494,38 @@ fn the_engine_prepares_by_content_and_answers_with_its_own_model() {
         .to_string();
     assert!(error.contains("absent.pdf"), "{error}");
 }
+
+/// Four questions at once about a PDF seen for the first time share one cache entry: one of
+/// them indexes it, the others wait and read what it wrote (no duplicated indexing work, no
+/// corrupted entry).
+#[test]
+fn concurrent_first_questions_index_a_document_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("msa.pdf");
+    std::fs::write(&path, contract(false)).unwrap();
+    let cache = dir.path().join("cache");
+    let indexed: Vec<bool> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(|| {
+                    let prepared = NanoIndex::new(Config::default())
+                        .prepare_pdf(&path, None, Some(&cache), &mut |_| {})
+                        .expect("prepared");
+                    assert!(prepared
+                        .document
+                        .tree
+                        .iter_nodes()
+                        .any(|n| n.title.contains("Limitation of Liability")));
+                    !prepared.tree_cached
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    assert_eq!(
+        indexed.iter().filter(|&&i| i).count(),
+        1,
+        "exactly one worker indexed: {indexed:?}"
+    );
+    assert_eq!(cache.join("documents").read_dir().unwrap().count(), 1);
+}
