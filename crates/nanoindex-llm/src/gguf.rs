@@ -70,6 +70,18 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
             }
         }
     }
+    parse_header(&header[..filled]).map_err(invalid)
+}
+
+/// Parses the first bytes of a GGUF file (24 or more for a whole header). The error is the
+/// reason the bytes are no usable GGUF header: not starting with `GGUF`, an unknown version
+/// (named even when the rest is cut off), a truncated header or implausible counts.
+///
+/// # Errors
+/// The reason, as a sentence fragment ("it does not start with `GGUF` (found `%PDF`)").
+pub fn parse_header(bytes: &[u8]) -> Result<GgufHeader, String> {
+    let filled = bytes.len().min(24);
+    let header = &bytes[..filled];
     if filled < 4 || &header[..4] != MAGIC {
         let found: String = header[..filled.min(4)]
             .iter()
@@ -81,9 +93,7 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
                 }
             })
             .collect();
-        return Err(invalid(format!(
-            "it does not start with `GGUF` (found `{found}`)"
-        )));
+        return Err(format!("it does not start with `GGUF` (found `{found}`)"));
     }
     let u32_at = |at: usize| {
         u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
@@ -96,22 +106,20 @@ pub fn check_header(path: &Path) -> Result<GgufHeader, LlmError> {
     // The version is named even when the rest of the header is cut off.
     let version = (filled >= 8).then(|| u32_at(4));
     if let Some(version) = version.filter(|v| !(2..=3).contains(v)) {
-        return Err(invalid(format!(
+        return Err(format!(
             "unsupported GGUF version `{version}` (expected 2 or 3)"
-        )));
+        ));
     }
-    if filled < header.len() {
-        return Err(invalid(format!(
-            "the header is truncated ({filled} of 24 bytes)"
-        )));
+    if filled < 24 {
+        return Err(format!("the header is truncated ({filled} of 24 bytes)"));
     }
     let version = u32_at(4);
     let n_tensors = u64_at(8);
     let n_metadata = u64_at(16);
     if n_tensors > MAX_TENSORS || n_metadata > MAX_METADATA_ENTRIES {
-        return Err(invalid(format!(
+        return Err(format!(
             "implausible header: `{n_tensors}` tensors, `{n_metadata}` metadata entries"
-        )));
+        ));
     }
     Ok(GgufHeader {
         version,

@@ -995,3 +995,26 @@ fn a_choice_among_named_line_items_is_made_from_their_cited_rows() {
     );
     assert!(answer.content.contains("−$4,297 million"), "{answer:#?}");
 }
+
+#[test]
+fn a_defined_term_the_question_names_is_read_from_its_definition() {
+    let mut f = Flow::new();
+    f.heading(16.0, "TRANSFER AND SERVICING AGREEMENT");
+    for section in 1..=10 {
+        f.heading(12.0, &format!("Section {section}.1 Payments"));
+        f.para(&[
+            "Interest accrues on each Note from and including the Closing Date to but excluding",
+            "March 20, 2020, and after the Closing Date on each Payment Date of each month.",
+            "The Servicer reports to the Issuer after the Closing Date as this Section sets out.",
+        ]);
+        f.new_page();
+    }
+    f.heading(12.0, "APPENDIX A — DEFINITIONS");
+    f.para(&["“Cap Counterparty” means Harbor Bank."]);
+    f.para(&["“Closing Date” means January 29, 2020."]);
+    f.para(&["“Payment Date” means the 20th day of each month."]);
+    let (_dir, doc) = prepare(&f.bytes(), "transfer.pdf");
+    let answer = ask_reader(&doc, "What is the Closing Date of the transfer?");
+    assert!(answer.content.contains("January 29, 2020"), "{answer:#?}");
+    assert_eq!(cited_pages(&answer), [11], "{answer:#?}");
+}

@@ -1,11 +1,13 @@
 //! One question's state: the ranking, the pages read within the budget, the evidence lines,
 //! the trace, and the model calls made for it.
 
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl};
 use nanoindex_retrieve::table::read_cell;
 use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet};
+use regex::Regex;
 
 use super::hygiene::without_instructions;
 use super::trace::{LlmCall, Round, Trace};
@@ -239,6 +241,16 @@ impl Session<'_> {
                 pages.insert(1.min(pages.len()), p);
             }
         }
+        // A capitalised term the question names ("the Closing Date") is defined once, in a
+        // definitions article or appendix whose page rarely ranks: its definition page
+        // comes second.
+        if n > 1 {
+            let defining = defining_pages(&self.doc.index, &self.query.question);
+            if let Some(&p) = defining.iter().find(|p| !pages.contains(p)) {
+                pages.truncate(n - 1);
+                pages.insert(1.min(pages.len()), p);
+            }
+        }
         // Front matter (authors, the venue, the filing date, the caption) stands on the first
         // page, whose words rarely match the question's.
         let first = self.doc.index.lines().first().map(|l| l.page_no);
@@ -295,6 +307,64 @@ pub(super) fn signature_pages(index: &RetrievalIndex) -> Vec<u32> {
         .lines()
         .iter()
         .filter(|l| spans::is_signature_line(&l.text))
+        .map(|l| l.page_no)
+        .collect();
+    pages.dedup();
+    pages
+}
+
+/// A definition line: a quoted term followed by "means", "shall mean" or "refers to"
+/// (`“Closing Date” means January 29, 2020.`).
+static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\(?[a-z0-9.]{0,6}\)?\s*[“"]([^”"]{2,80})[”"]\s*(?:\([^)]*\)\s*)?(?:means|shall mean|refers to)\b"#)
+        .expect("valid regex")
+});
+
+/// The capitalised terms a question names that are no sentence openers: runs of
+/// capitalised words ("Closing Date", "Effective Date", "Licensed Product").
+fn capitalised_terms(question: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    for (i, word) in question.split_whitespace().enumerate() {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        let capital = w.chars().next().is_some_and(char::is_uppercase) && i > 0;
+        if capital {
+            run.push(w);
+        }
+        if !capital || word.ends_with([',', '?', '.', ';', ':']) {
+            if !run.is_empty() {
+                out.push(run.join(" "));
+                run.clear();
+            }
+        }
+    }
+    if !run.is_empty() {
+        out.push(run.join(" "));
+    }
+    out
+}
+
+/// Pages (1-based, in order) that define a capitalised term the question names, matched
+/// without regard to case: a term is defined by a line that opens with it in quotes and
+/// "means" (a definition that only points elsewhere, "has the meaning set forth in", is
+/// not its value).
+pub(super) fn defining_pages(index: &RetrievalIndex, question: &str) -> Vec<u32> {
+    let terms: Vec<String> = capitalised_terms(question)
+        .into_iter()
+        .map(|t| t.to_lowercase())
+        .collect();
+    if terms.is_empty() {
+        return Vec::new();
+    }
+    let mut pages: Vec<u32> = index
+        .lines()
+        .iter()
+        .filter(|l| {
+            DEFINITION
+                .captures(l.text.trim())
+                .and_then(|c| c.get(1))
+                .is_some_and(|m| terms.contains(&m.as_str().trim().to_lowercase()))
+        })
         .map(|l| l.page_no)
         .collect();
     pages.dedup();
