@@ -331,11 +331,9 @@ fn capitalised_terms(question: &str) -> Vec<String> {
         if capital {
             run.push(w);
         }
-        if !capital || word.ends_with([',', '?', '.', ';', ':']) {
-            if !run.is_empty() {
-                out.push(run.join(" "));
-                run.clear();
-            }
+        if (!capital || word.ends_with([',', '?', '.', ';', ':'])) && !run.is_empty() {
+            out.push(run.join(" "));
+            run.clear();
         }
     }
     if !run.is_empty() {
