@@ -98,6 +98,21 @@ pub fn question_proper(question: &str) -> &str {
     proper.trim().trim_end_matches('?').trim()
 }
 
+/// The question after a leading clause that sets its conditions ("if the alternative
+/// extension is granted, when would the brief be due?" → "when would the brief be due?",
+/// "in fiscal 2023, what was …" → "what was …"); the question itself when it opens with a
+/// question word or an auxiliary, or no later clause does.
+fn after_leading_clause(question: &str) -> &str {
+    if starts_like_question(question) {
+        return question;
+    }
+    question
+        .match_indices(", ")
+        .map(|(i, _)| &question[i + 2..])
+        .find(|rest| starts_like_question(rest))
+        .unwrap_or(question)
+}
+
 fn starts_like_question(text: &str) -> bool {
     let lower = text.trim_start().to_lowercase();
     QUESTION_WORDS
@@ -163,7 +178,7 @@ pub fn classify(question: &str) -> AnswerType {
 #[must_use]
 pub fn classify_wording(question: &str) -> AnswerType {
     let q = question_proper(question).to_lowercase();
-    let q = q.as_str();
+    let q = after_leading_clause(&q);
     let first = q.split_whitespace().next().unwrap_or("");
     let has = |words: &[&str]| words.iter().any(|w| contains_phrase(q, w));
     if AUXILIARIES.contains(&first) {
@@ -508,6 +523,14 @@ mod tests {
                 AnswerType::Date,
             ),
             ("When was the opinion filed?", AnswerType::Date),
+            (
+                "If the alternative extension is granted, when would the brief be due?",
+                AnswerType::Date,
+            ),
+            (
+                "In fiscal 2023, how many stores did it operate?",
+                AnswerType::Count,
+            ),
             ("How long is the initial term?", AnswerType::Duration),
             (
                 "Within how many days must notice be given?",
