@@ -176,8 +176,8 @@ const METRICS: &[(&str, &str, Option<Statement>, bool)] = &[
     ("governing law", "governed laws state jurisdiction", None, false),
 ];
 
-/// Metric phrases of [`METRICS`] whose value is computed from several line items: their
-/// words are inputs to find, not other names of the metric.
+/// Metric phrases of the financial lexicon whose value is computed from several line items:
+/// their words are inputs to find, not other names of the metric.
 pub const COMPUTED_METRICS: &[&str] = &[
     "gross margin",
     "operating margin",
