@@ -485,7 +485,7 @@ fn read_chars(
                 }
                 let (font, bold, italic) = match ch.font() {
                     Some(f) => {
-                        let name = f.name();
+                        let name = font_name(&f);
                         match &last_font {
                             Some((raw, rc, b, i)) if raw == name => (rc.clone(), *b, *i),
                             _ => {
@@ -520,6 +520,34 @@ fn read_chars(
         }
     }
     (raw_lines, votes, false)
+}
+
+/// The font's name as MuPDF gives it, or "" when it is not UTF-8: `mupdf::Font::name`
+/// unwraps its UTF-8 conversion and panics on such a name (found by fuzzing: a PDF name with
+/// the byte 0xCA), which lost the whole page. The panic is caught here, and its message is
+/// kept off stderr (see [`quiet_font_name_panics`]).
+fn font_name(font: &mupdf::Font) -> &str {
+    quiet_font_name_panics();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| font.name())).unwrap_or("")
+}
+
+/// Installs, once per process, a panic hook that stays silent for the panic of
+/// `mupdf::Font::name` on a name that is not UTF-8 (caught by [`font_name`]) and hands every
+/// other panic to the hook that was there before.
+fn quiet_font_name_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let from_font_name = info.location().is_some_and(|l| {
+                let file = l.file().replace('\\', "/");
+                file.contains("/mupdf-") && file.ends_with("/src/font.rs")
+            });
+            if !from_font_name {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// Text of the page's annotations and form widgets (appearance streams), for pages whose
@@ -791,5 +819,31 @@ mod tests {
             password_forms("se\u{AD}cret\u{A0}1"),
             ["se\u{AD}cret\u{A0}1", "secret 1"]
         );
+    }
+
+    #[test]
+    fn a_font_whose_name_is_not_utf8_keeps_its_page() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page().text(72.0, 72.0, 12.0, false, "Testcase: fonts.");
+        // A name byte that is not UTF-8 (0xCA), as a fuzzed file had: MuPDF gives it as the
+        // font's name, and `mupdf::Font::name` panics on it.
+        let written = pdf.to_bytes();
+        let from: &[u8] = b"/BaseFont /Helvetica /Encoding /WinAnsiEncoding";
+        let at = written.windows(from.len()).position(|w| w == from).unwrap();
+        let bytes = [
+            &written[..at],
+            b"/BaseFont /\xCAelvetica",
+            &written[at + from.len()..],
+        ]
+        .concat();
+        let doc = extract_bytes(&bytes, "font.pdf", &ExtractOptions::default()).unwrap();
+        assert!(doc.page_errors.is_empty(), "{:?}", doc.page_errors);
+        let text: String = doc.pages[0]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.lines)
+            .map(|l| l.text.clone())
+            .collect();
+        assert_eq!(text, "Testcase: fonts.");
     }
 }
