@@ -54,7 +54,9 @@ impl Cuts {
 
 /// Reads the outline of `doc` in document order, with a warning for each limit met (depth
 /// [`MAX_DEPTH`], [`MAX_ENTRIES`] entries, titles of [`MAX_TITLE_CHARS`]). Entries whose
-/// destination does not resolve keep their title with `page_no: None`.
+/// destination does not resolve keep their title with `page_no: None`. Only this walker reads
+/// outlines: `mupdf::PdfDocument::outlines` dereferences a missing title and crashes the
+/// process (a segmentation fault found by fuzzing, on an encrypted file with object streams).
 pub fn read_outline(doc: &PdfDocument) -> (Vec<OutlineEntry>, Vec<String>) {
     let mut out = Vec::new();
     let mut cuts = Cuts::default();
@@ -67,39 +69,7 @@ pub fn read_outline(doc: &PdfDocument) -> (Vec<OutlineEntry>, Vec<String>) {
         let mut visited = HashSet::new();
         walk(doc, first, 1, &mut visited, &mut out, &mut cuts);
     }
-    if out.is_empty() {
-        // Not every outline is a plain /Outlines tree (e.g. outlines MuPDF synthesises);
-        // fall back to MuPDF's loader, which is safe on the files it accepts.
-        if let Ok(entries) = doc.outlines() {
-            cuts = Cuts::default();
-            flatten_mupdf(&entries, 1, &mut out, &mut cuts);
-        }
-    }
     (out, cuts.warnings())
-}
-
-fn flatten_mupdf(
-    entries: &[mupdf::Outline],
-    level: u32,
-    out: &mut Vec<OutlineEntry>,
-    cuts: &mut Cuts,
-) {
-    for entry in entries {
-        if out.len() >= MAX_ENTRIES {
-            cuts.entries = true;
-            return;
-        }
-        if level > MAX_DEPTH {
-            cuts.depth = true;
-            return;
-        }
-        out.push(OutlineEntry {
-            title: clean_title(&entry.title, cuts),
-            level,
-            page_no: entry.dest.map(|d| d.loc.page_number + 1),
-        });
-        flatten_mupdf(&entry.down, level + 1, out, cuts);
-    }
 }
 
 fn walk(
