@@ -66,6 +66,7 @@ pub fn extract_bytes(
     name: &str,
     options: &ExtractOptions,
 ) -> Result<ExtractedDocument, PdfError> {
+    quiet_font_name_panics();
     let doc = open(bytes, name, options.password.as_deref())?;
     let page_count = page_count(&doc, bytes, name)?;
     let mut warnings = Vec::new();
@@ -525,9 +526,8 @@ fn read_chars(
 /// The font's name as MuPDF gives it, or "" when it is not UTF-8: `mupdf::Font::name`
 /// unwraps its UTF-8 conversion and panics on such a name (found by fuzzing: a PDF name with
 /// the byte 0xCA), which lost the whole page. The panic is caught here, and its message is
-/// kept off stderr (see [`quiet_font_name_panics`]).
+/// kept off stderr (see [`quiet_font_name_panics`], installed once by [`extract_bytes`]).
 fn font_name(font: &mupdf::Font) -> &str {
-    quiet_font_name_panics();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| font.name())).unwrap_or("")
 }
 
