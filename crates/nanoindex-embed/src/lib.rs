@@ -160,10 +160,18 @@ impl Embedder for BertEmbedder {
         self.dimension
     }
 
+    /// Embeds `texts` in batches of texts of similar length (each batch is padded to its
+    /// longest text, so sorting by length first wastes little compute on padding); the
+    /// vectors come back in the order of `texts`.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut vectors = Vec::with_capacity(texts.len());
-        for chunk in texts.chunks(BATCH_SIZE) {
-            vectors.extend(self.embed_batch(chunk)?);
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let mut vectors = vec![Vec::new(); texts.len()];
+        for chunk in order.chunks(BATCH_SIZE) {
+            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i]).collect();
+            for (&i, v) in chunk.iter().zip(self.embed_batch(&batch)?) {
+                vectors[i] = v;
+            }
         }
         Ok(vectors)
     }

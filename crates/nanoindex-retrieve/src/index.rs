@@ -92,13 +92,16 @@ pub struct RetrievalIndex {
     bm25: Embedder<u64, FinancialTokenizer>,
     scorer: Scorer<usize, u64>,
     doc_freq: HashMap<String, u32>,
-    dense: Option<Vec<Vec<f32>>>,
     title_terms: HashMap<NodeId, HashSet<String>>,
     entity_nodes: Vec<(HashSet<String>, Vec<NodeId>)>,
     references: HashMap<NodeId, Vec<NodeId>>,
     naming_text: String,
     naming: HashSet<String>,
 }
+
+/// Pages whose passages dense similarity re-ranks (see
+/// [`RetrievalIndex::dense_candidates`]): three times the pages a question reads by default.
+pub const DENSE_PAGES: usize = 24;
 
 /// Longest first-page line taken as part of a document's title.
 const TITLE_CHARS: usize = 80;
@@ -114,7 +117,6 @@ impl std::fmt::Debug for RetrievalIndex {
         f.debug_struct("RetrievalIndex")
             .field("passages", &self.passages.len())
             .field("lines", &self.lines.len())
-            .field("dense", &self.dense.is_some())
             .finish()
     }
 }
@@ -222,16 +224,12 @@ fn query_embedding(terms: &[&String]) -> Embedding<u64> {
     )
 }
 
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 impl RetrievalIndex {
-    /// Builds the index of `tree` and `graph`. `dense`, when given, holds one unit vector per
-    /// passage of [`passages`]`(tree)`, in order (see [`dense_texts`]); a length mismatch
-    /// disables dense retrieval.
+    /// Builds the index of `tree` and `graph`. Dense similarities are not part of the index:
+    /// the caller computes them for the passages [`RetrievalIndex::dense_candidates`] names
+    /// and gives them to [`RetrievalIndex::rank_pages`].
     #[must_use]
-    pub fn build(tree: &DocumentTree, graph: &DocumentGraph, dense: Option<Vec<Vec<f32>>>) -> Self {
+    pub fn build(tree: &DocumentTree, graph: &DocumentGraph) -> Self {
         let passages = passages(tree);
         let docs: Vec<String> = passages
             .iter()
@@ -296,7 +294,6 @@ impl RetrievalIndex {
                 .or_default()
                 .push(r.target_node_id.clone());
         }
-        let dense = dense.filter(|d| d.len() == passages.len());
         let naming_text = naming_text(&tree.doc_name, &lines);
         let naming = tokenize(&naming_text).into_iter().collect();
         RetrievalIndex {
@@ -306,7 +303,6 @@ impl RetrievalIndex {
             bm25,
             scorer,
             doc_freq,
-            dense,
             title_terms,
             entity_nodes,
             references,
@@ -336,16 +332,25 @@ impl RetrievalIndex {
         &self.lines
     }
 
-    /// The passages' dense vectors (one per passage, in order), when present.
+    /// The passages whose dense similarity to `query` [`RetrievalIndex::rank_pages`] uses:
+    /// those on the [`DENSE_PAGES`] best pages by every other signal (BM25, titles, graph,
+    /// best line, statement), as indices into [`RetrievalIndex::passages`] in reading order.
+    ///
+    /// Dense similarity re-ranks this shortlist and never brings in a page from outside it,
+    /// so a question needs vectors for about a hundred passages, not the whole document (a
+    /// first question on a new PDF is not held up by embedding it all), and its ranking
+    /// does not depend on which vectors earlier questions happened to compute.
     #[must_use]
-    pub fn dense_vectors(&self) -> Option<&[Vec<f32>]> {
-        self.dense.as_deref()
-    }
-
-    /// Whether dense vectors are present.
-    #[must_use]
-    pub fn has_dense(&self) -> bool {
-        self.dense.is_some()
+    pub fn dense_candidates(&self, query: &QueryAnalysis) -> Vec<usize> {
+        let pages: HashSet<u32> = self
+            .rank_pages(query, &[])
+            .iter()
+            .take(DENSE_PAGES)
+            .map(|h| h.page_no)
+            .collect();
+        (0..self.passages.len())
+            .filter(|&i| pages.contains(&self.passages[i].page_no))
+            .collect()
     }
 
     /// Average BM25 document length in terms (for diagnostics).
@@ -455,10 +460,12 @@ impl RetrievalIndex {
         titled && numeric >= 8 && numeric * 3 >= ids.len()
     }
 
-    /// Ranks pages for `query`. `query_vector` is the question's dense vector (same model as
-    /// the passages'); without it, or without passage vectors, dense scores are 0.
+    /// Ranks pages for `query`. `dense` holds `(passage, cosine similarity to the
+    /// question)` for the passages of [`RetrievalIndex::dense_candidates`] (indices into
+    /// [`RetrievalIndex::passages`]); a passage not listed scores 0 on the dense signal, and
+    /// an empty slice ranks without it.
     #[must_use]
-    pub fn rank_pages(&self, query: &QueryAnalysis, query_vector: Option<&[f32]>) -> Vec<PageHit> {
+    pub fn rank_pages(&self, query: &QueryAnalysis, dense: &[(usize, f32)]) -> Vec<PageHit> {
         if self.passages.is_empty() {
             return Vec::new();
         }
@@ -484,13 +491,14 @@ impl RetrievalIndex {
             }
         }
         normalise(&mut lexical);
+        let similarities = dense;
         let mut dense = vec![0.0f32; self.passages.len()];
-        if let (Some(vectors), Some(qv)) = (&self.dense, query_vector) {
-            for (d, v) in dense.iter_mut().zip(vectors) {
-                *d = cosine(v, qv).max(0.0);
+        for &(i, similarity) in similarities {
+            if let Some(d) = dense.get_mut(i) {
+                *d = similarity.max(0.0);
             }
-            normalise(&mut dense);
         }
+        normalise(&mut dense);
         // Graph: entities named in the question, and the targets of cross-references made by
         // the best lexical passages.
         let query_terms: HashSet<&String> = query.terms.iter().collect();
@@ -863,7 +871,7 @@ mod tests {
 
     fn top_pages(index: &RetrievalIndex, question: &str, n: usize) -> Vec<u32> {
         index
-            .rank_pages(&QueryAnalysis::new(question), None)
+            .rank_pages(&QueryAnalysis::new(question), &[])
             .iter()
             .take(n)
             .map(|h| h.page_no)
@@ -893,7 +901,7 @@ mod tests {
             ..DocumentTree::default()
         };
         assign_node_ids(&mut tree.structure);
-        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
         assert!(index
             .naming_text()
             .contains("harbor vyne license agreement"));
@@ -912,7 +920,7 @@ mod tests {
     #[test]
     fn statements_rank_first_for_their_metrics() {
         let tree = report();
-        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
         assert_eq!(
             top_pages(&index, "What was the FY2024 capital expenditure?", 1),
             [4]
@@ -939,9 +947,9 @@ mod tests {
     #[test]
     fn snippets_carry_the_column_header() {
         let tree = report();
-        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
         let query = QueryAnalysis::new("What was the FY2024 capital expenditure?");
-        let pages = index.rank_pages(&query, None);
+        let pages = index.rank_pages(&query, &[]);
         let snippets = index.snippets(&query, &pages[..2], 3, 2);
         assert_eq!(
             snippets[0].text,
@@ -957,7 +965,7 @@ mod tests {
     #[test]
     fn rows_of_large_figures_get_their_header() {
         let tree = report();
-        let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
         let line = index
             .lines()
             .iter()
@@ -975,8 +983,8 @@ mod tests {
         let tax_node = tree.structure[1].nodes[2].node_id.clone();
         let mdna_node = tree.structure[0].node_id.clone();
         let question = "Who audits Northwind?";
-        let plain = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
-        assert!(plain.rank_pages(&QueryAnalysis::new(question), None)[0].lexical == 0.0);
+        let plain = RetrievalIndex::build(&tree, &DocumentGraph::default());
+        assert!(plain.rank_pages(&QueryAnalysis::new(question), &[])[0].lexical == 0.0);
         let graph = DocumentGraph {
             entities: vec![Entity {
                 name: "Northwind".into(),
@@ -992,17 +1000,51 @@ mod tests {
             }],
             ..DocumentGraph::default()
         };
-        let with_graph = RetrievalIndex::build(&tree, &graph, None);
-        let hits = with_graph.rank_pages(&QueryAnalysis::new(question), None);
+        let with_graph = RetrievalIndex::build(&tree, &graph);
+        let hits = with_graph.rank_pages(&QueryAnalysis::new(question), &[]);
         assert_eq!(hits[0].page_no, 5);
         assert_eq!(hits[0].graph, 1.0);
         // Dense: a vector pointing at the Japanese passage puts its page first.
-        let n = passages(&tree).len();
-        let mut vectors = vec![vec![1.0, 0.0]; n];
-        vectors[n - 1] = vec![0.0, 1.0];
-        let dense = RetrievalIndex::build(&tree, &DocumentGraph::default(), Some(vectors));
-        let hits = dense.rank_pages(&QueryAnalysis::new("overview"), Some(&[0.0, 1.0]));
+        let query = QueryAnalysis::new("overview");
+        let candidates = plain.dense_candidates(&query);
+        let last = passages(&tree).len() - 1;
+        assert!(candidates.contains(&last), "{candidates:?}");
+        let similarities: Vec<(usize, f32)> = candidates
+            .iter()
+            .map(|&i| (i, if i == last { 0.9 } else { 0.1 }))
+            .collect();
+        let hits = plain.rank_pages(&query, &similarities);
         assert_eq!(hits[0].page_no, 6);
+        assert!((hits[0].dense - 1.0).abs() < 1e-6, "{:?}", hits[0]);
+    }
+
+    #[test]
+    fn dense_similarity_re_ranks_only_the_best_pages_by_the_other_signals() {
+        let nodes: Vec<TreeNode> = (1..=40)
+            .map(|page| {
+                let text = if page == 33 {
+                    "Dividends declared per share rose this year.".to_string()
+                } else {
+                    format!("Operating segment note number {page} describes assets.")
+                };
+                node(&format!("Note {page}"), page, &text)
+            })
+            .collect();
+        let mut tree = DocumentTree {
+            doc_name: "notes".into(),
+            structure: nodes,
+            ..DocumentTree::default()
+        };
+        assign_node_ids(&mut tree.structure);
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
+        let query = QueryAnalysis::new("What dividends were declared per share?");
+        let candidates = index.dense_candidates(&query);
+        let pages: HashSet<u32> = candidates
+            .iter()
+            .map(|&i| index.passages()[i].page_no)
+            .collect();
+        assert_eq!(pages.len(), DENSE_PAGES);
+        assert!(pages.contains(&33), "the lexical match is a candidate");
     }
 
     #[test]

@@ -15,9 +15,9 @@
 //! let mut node = TreeNode::new("Cash flows", 3, 3);
 //! node.text = Some("Purchases of property, plant and equipment (96) (88)".into());
 //! let tree = DocumentTree { structure: vec![node], ..DocumentTree::default() };
-//! let index = RetrievalIndex::build(&tree, &DocumentGraph::default(), None);
+//! let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
 //! let query = QueryAnalysis::new("What were capital expenditures?");
-//! assert_eq!(index.rank_pages(&query, None)[0].page_no, 3);
+//! assert_eq!(index.rank_pages(&query, &[])[0].page_no, 3);
 //! ```
 
 pub mod analysis;
@@ -27,5 +27,6 @@ pub mod table;
 
 pub use index::{
     dense_texts, is_table_row, passages, Line, PageHit, Passage, RetrievalIndex, Snippet,
+    DENSE_PAGES,
 };
 pub use query::{QueryAnalysis, Statement};

@@ -175,7 +175,14 @@ impl KnowledgeBase {
         let pdf_path = PathBuf::from(&doc.pdf_name);
         let source = std::fs::canonicalize(&pdf_path).unwrap_or(pdf_path);
         let sha = sha256_hex(&doc.pdf);
-        let vectors = doc.index().dense_vectors();
+        // The model work happens before the store's transaction opens.
+        let vectors = match (self.engine.embedder(progress), doc.vectors()) {
+            (Some(e), Some(v)) => Some(v.all(e).map_err(|source| IndexError::Embed {
+                document: name.clone(),
+                source,
+            })?),
+            _ => None,
+        };
         let passages: Vec<StoredPassage> = doc
             .index()
             .passages()
@@ -196,7 +203,7 @@ impl KnowledgeBase {
             tree: &doc.tree,
             graph: &doc.graph,
             passages: &passages,
-            vectors,
+            vectors: vectors.as_deref(),
             name_terms: &name_terms,
         })?;
         if added != Added::Unchanged(name.clone()) {
@@ -380,18 +387,22 @@ impl KnowledgeBase {
             None => question.to_string(),
         };
         let question = question.as_str();
+        let mut document = AskDocument::new(
+            tree,
+            graph,
+            pdf,
+            path.display().to_string(),
+            self.engine.config().password.clone(),
+        );
+        if let (Some(e), Some(stored)) = (self.engine.embedder(&mut |_| {}), vectors) {
+            document = document.with_vectors(e.model_name(), None);
+            if let Some(v) = document.vectors() {
+                v.remember(&stored);
+            }
+        }
         let prepared = Prepared {
-            document: AskDocument::new(
-                tree,
-                graph,
-                pdf,
-                path.display().to_string(),
-                self.engine.config().password.clone(),
-                vectors,
-            ),
+            document,
             tree_cached: true,
-            dense_cached: true,
-            embedded_passages: 0,
         };
         let mut answer = self.engine.ask(&prepared, question, options, on_draft)?;
         for c in &mut answer.citations {

@@ -43,6 +43,7 @@ mod error;
 pub mod kb;
 pub mod llm;
 mod prepare;
+mod vectors;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -61,6 +62,7 @@ pub use kb::{AddReport, KbAnswer, KbHit, KnowledgeBase};
 pub use nanoindex_core as core;
 pub use nanoindex_kb::sha256_hex;
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
+pub use vectors::PassageVectors;
 
 /// Engine settings.
 #[derive(Debug, Clone, Default)]
@@ -76,9 +78,11 @@ pub struct Config {
     pub llm_options: llm::LlmOptions,
     /// Split cascade, summaries, description, domain and entity types.
     pub enrich: EnrichOptions,
-    /// Dense retrieval for [`NanoIndex::ask`]: [`NanoIndex::prepare`] loads the embedding
-    /// model (all-MiniLM-L6-v2, from the models directory) on first use and embeds the
-    /// passages; when it cannot be loaded, retrieval is lexical and `prepare` says why.
+    /// Dense retrieval for [`NanoIndex::ask`] and [`NanoIndex::search`]:
+    /// [`NanoIndex::prepare`] loads the embedding model (all-MiniLM-L6-v2, from the models
+    /// directory) on first use, and each question embeds the passages its ranking needs
+    /// (see [`PassageVectors`]); when the model cannot be loaded, retrieval is lexical and
+    /// `prepare` says why.
     pub dense: bool,
     /// Where [`NanoIndex::prepare`] caches trees and embeddings (`None`: no cache; the CLI
     /// uses [`cache_root`]).
@@ -259,8 +263,9 @@ impl NanoIndex {
 
     /// Prepares the PDF or tree JSON at `path` for questions: a file that starts with `{`
     /// is a tree written by `index` ([`NanoIndex::prepare_tree`]), anything else a PDF
-    /// ([`NanoIndex::prepare_pdf`]). With [`Config::dense`] the passages are embedded by
-    /// the engine's embedding model (loaded once); [`Config::cache`] is the cache.
+    /// ([`NanoIndex::prepare_pdf`]). With [`Config::dense`] retrieval adds the similarity
+    /// of passages by the engine's embedding model (loaded once), computed as questions
+    /// need it; [`Config::cache`] is the cache.
     /// `progress` receives one-line status messages, including why dense retrieval is off.
     ///
     /// # Errors
@@ -284,7 +289,7 @@ impl NanoIndex {
             .find(|b| !b.is_ascii_whitespace())
             .is_some_and(|&b| b == b'{');
         if is_tree {
-            self.prepare_tree(path, embedder, cache, progress)
+            self.prepare_tree(path, embedder, cache)
         } else {
             self.prepare_pdf(path, embedder, cache, progress)
         }
@@ -314,7 +319,7 @@ impl NanoIndex {
         };
         let mut model = model.lock().unwrap_or_else(|p| p.into_inner());
         let embedder = match self.embedder.get() {
-            Some(Ok(e)) if prepared.document.index().has_dense() => Some(e.as_ref()),
+            Some(Ok(e)) if prepared.document.vectors().is_some() => Some(e.as_ref()),
             _ => None,
         };
         Ok(ask::ask(
@@ -342,18 +347,18 @@ impl NanoIndex {
     ) -> Result<Vec<SearchHit>, IndexError> {
         let index = prepared.document.index();
         let analysis = nanoindex_retrieve::QueryAnalysis::new(query);
-        let vector = match self.embedder.get() {
-            Some(Ok(e)) if index.has_dense() => e
-                .embed(&[query])
-                .map_err(|e| IndexError::Embed {
-                    document: prepared.document.tree.doc_name.clone(),
-                    source: e,
-                })?
-                .into_iter()
-                .next(),
-            _ => None,
+        let dense = match (self.embedder.get(), prepared.document.vectors()) {
+            (Some(Ok(e)), Some(vectors)) => {
+                vectors::similarities(index, vectors, e.as_ref(), query, &analysis)
+                    .map_err(|e| IndexError::Embed {
+                        document: prepared.document.tree.doc_name.clone(),
+                        source: e,
+                    })?
+                    .0
+            }
+            _ => Vec::new(),
         };
-        let ranking = index.rank_pages(&analysis, vector.as_deref());
+        let ranking = index.rank_pages(&analysis, &dense);
         Ok(ranking
             .iter()
             .take(k)

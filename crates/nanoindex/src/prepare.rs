@@ -1,14 +1,14 @@
 //! Getting a document ready for questions: index a PDF (or load a tree JSON and find its
-//! PDF), compute passage embeddings, and cache both in the user cache directory so the
-//! next question on the same file is instant.
+//! PDF) and cache the index in the user cache directory so the next question on the same
+//! file is instant. Passage vectors are not computed here: each question embeds the
+//! passages its ranking needs ([`crate::PassageVectors`]).
 //!
 //! Cache layout, under [`cache_root`]:
 //! - `documents/<sha256 of the PDF, 32 hex>-f<FORMAT_VERSION>t<TREE_REVISION>/tree.json` and
 //!   `graph-r<GRAPH_REVISION>.json` (structure-only index of a PDF; a graph written by an
 //!   older graph builder is rebuilt from the cached tree);
-//! - `<that dir or trees/<sha256 of the tree JSON, 32 hex>>/dense-<model>.f32` with
-//!   `dense-<model>.json` (count, dimension, SHA-256 of the embedded texts): little-endian
-//!   f32 vectors, one per passage, row-major.
+//! - `vectors/<sha256 of the PDF, 32 hex>/<model>.vectors`: passage vectors keyed by the
+//!   text they embed, shared by the PDF and its tree JSON (format in [`crate::PassageVectors`]).
 //!
 //! The cache is never written beside the PDF (it may be read-only). Writes are atomic
 //! (temporary file + rename); an unreadable or stale entry is rebuilt.
@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 
 use nanoindex_core::{load_graph, load_tree, save_graph, save_tree, DocumentTree, FORMAT_VERSION};
 use nanoindex_llm::Embedder;
-use serde::{Deserialize, Serialize};
 
 use crate::ask::AskDocument;
 use crate::{sha256_hex, IndexError, NanoIndex};
@@ -49,17 +48,6 @@ pub struct Prepared {
     pub document: AskDocument,
     /// Whether the tree came from the cache (no indexing was needed).
     pub tree_cached: bool,
-    /// Whether the embeddings came from the cache.
-    pub dense_cached: bool,
-    /// Passages embedded now (0 when cached or without an embedder).
-    pub embedded_passages: usize,
-}
-
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
-struct DenseMeta {
-    count: usize,
-    dimension: usize,
-    texts_sha256: String,
 }
 
 /// Locks the cache entry `dir` (creating it) for this process until the returned file is
@@ -84,133 +72,28 @@ fn io_error(path: &Path, source: std::io::Error) -> IndexError {
     }
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
-    nanoindex_core::io::write_atomic(path, bytes).map_err(|e| io_error(path, e))
-}
-
-fn model_key(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Loads cached vectors for `texts` from `dir`, or computes and caches them.
-fn dense_vectors(
-    dir: Option<&Path>,
-    tree: &DocumentTree,
-    embedder: &dyn Embedder,
-    progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<Vec<f32>>, bool), IndexError> {
-    let passages = nanoindex_retrieve::passages(tree);
-    let texts = nanoindex_retrieve::dense_texts(&passages);
-    let texts_sha256 = sha256_hex(texts.join("\u{1e}").as_bytes());
-    let key = model_key(embedder.model_name());
-    let paths = dir.map(|d| {
-        (
-            d.join(format!("dense-{key}.json")),
-            d.join(format!("dense-{key}.f32")),
-        )
-    });
-    if let Some((meta_path, data_path)) = &paths {
-        let meta: Option<DenseMeta> = std::fs::read(meta_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        if let (Some(meta), Ok(data)) = (meta, std::fs::read(data_path)) {
-            if meta.count == texts.len()
-                && meta.texts_sha256 == texts_sha256
-                && meta.dimension > 0
-                && data.len() == meta.count * meta.dimension * 4
-            {
-                let floats: Vec<f32> = data
-                    .chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect();
-                let vectors = floats.chunks(meta.dimension).map(<[f32]>::to_vec).collect();
-                return Ok((vectors, true));
-            }
-        }
-    }
-    progress(&format!(
-        "embedding {} passages with {}",
-        texts.len(),
-        embedder.model_name()
-    ));
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let vectors = embedder.embed(&refs).map_err(|source| IndexError::Embed {
-        document: tree.doc_name.clone(),
-        source,
-    })?;
-    if let Some((meta_path, data_path)) = &paths {
-        let dimension = vectors.first().map_or(0, Vec::len);
-        let mut data = Vec::with_capacity(vectors.len() * dimension * 4);
-        for v in &vectors {
-            for x in v {
-                data.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        let meta = DenseMeta {
-            count: vectors.len(),
-            dimension,
-            texts_sha256,
-        };
-        // A cache that cannot be written only costs time next run.
-        if write_atomic(data_path, &data).is_ok() {
-            let _ = write_atomic(meta_path, &serde_json::to_vec(&meta).unwrap_or_default());
-        }
-    }
-    Ok((vectors, false))
-}
-
-/// Passage vectors of one document: one per passage, or none without an embedder.
-struct Dense {
-    vectors: Option<Vec<Vec<f32>>>,
-    /// Whether they came from the cache.
-    cached: bool,
-    /// Passages embedded now.
-    embedded: usize,
-}
-
-/// Vectors for `tree`'s passages when an embedder is given.
-fn embed(
-    dir: Option<&Path>,
-    tree: &DocumentTree,
-    embedder: Option<&dyn Embedder>,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Dense, IndexError> {
-    let Some(e) = embedder else {
-        return Ok(Dense {
-            vectors: None,
-            cached: false,
-            embedded: 0,
-        });
-    };
-    let (vectors, cached) = dense_vectors(dir, tree, e, progress)?;
-    Ok(Dense {
-        embedded: if cached { 0 } else { vectors.len() },
-        vectors: Some(vectors),
-        cached,
-    })
+/// The passage-vector cache of a PDF with this SHA-256 (hex): keyed by the PDF, not by the
+/// tree revision or the path it was prepared from, since each vector is keyed by its text.
+fn vectors_dir(cache: &Path, pdf_sha256: &str) -> PathBuf {
+    cache
+        .join("vectors")
+        .join(&pdf_sha256[..32.min(pdf_sha256.len())])
 }
 
 impl NanoIndex {
     /// Prepares the PDF at `path` for questions: the structure-only tree and graph (from the
     /// cache when this PDF, by content, was indexed before by this format version), and
-    /// passage embeddings when `embedder` is given. `cache` is the cache directory (`None`:
-    /// no caching). `progress` receives one-line status messages.
+    /// dense retrieval with `embedder`'s model when it is given (its passage vectors are
+    /// computed by the questions that need them; see [`crate::PassageVectors`]). `cache` is
+    /// the cache directory (`None`: no caching). `progress` receives one-line status
+    /// messages.
     ///
     /// A password-protected PDF is checked against the configured password first, every
     /// time, and its text is never cached: the cache is plain files, and a tree or its
     /// passages there would be readable without the password.
     ///
     /// # Errors
-    /// As [`NanoIndex::index`] (a missing or wrong password before any cache is read);
-    /// [`IndexError::Embed`] when embedding fails.
+    /// As [`NanoIndex::index`] (a missing or wrong password before any cache is read).
     pub fn prepare_pdf(
         &self,
         path: &Path,
@@ -268,44 +151,34 @@ impl NanoIndex {
             }
         };
         tree.extraction_metadata.source_path = Some(path.display().to_string());
-        let Dense {
-            vectors: dense,
-            cached: dense_cached,
-            embedded,
-        } = embed(dir.as_deref(), &tree, embedder, progress)?;
         let name = path.display().to_string();
+        let mut document = AskDocument::new(tree, graph, bytes, name, self.config.password.clone());
+        if let Some(e) = embedder {
+            let dir = cache.map(|c| vectors_dir(c, &sha));
+            document = document.with_vectors(e.model_name(), dir.as_deref());
+        }
         Ok(Prepared {
-            document: AskDocument::new(
-                tree,
-                graph,
-                bytes,
-                name,
-                self.config.password.clone(),
-                dense,
-            ),
+            document,
             tree_cached,
-            dense_cached,
-            embedded_passages: embedded,
         })
     }
 
     /// Prepares a saved tree (`<doc>.tree.json`) for questions: the graph beside it
     /// (`<doc>.graph.json`, else rebuilt from the tree), the source PDF named in its
     /// `extraction_metadata.source_path` (as written, else the same file name beside the
-    /// tree), which must still have the recorded SHA-256; embeddings as in
-    /// [`NanoIndex::prepare_pdf`].
+    /// tree), which must still have the recorded SHA-256; dense retrieval as in
+    /// [`NanoIndex::prepare_pdf`], sharing the PDF's passage vectors.
     ///
     /// # Errors
     /// [`IndexError::TreeLoad`] for an unreadable tree, [`IndexError::SourceMissing`] when
-    /// the PDF is not found, [`IndexError::SourceChanged`] when its content differs.
+    /// the PDF is not found, [`IndexError::SourceChanged`] when its content differs, a
+    /// password error when the PDF is protected and the password is missing or wrong.
     pub fn prepare_tree(
         &self,
         tree_path: &Path,
         embedder: Option<&dyn Embedder>,
         cache: Option<&Path>,
-        progress: &mut dyn FnMut(&str),
     ) -> Result<Prepared, IndexError> {
-        let tree_bytes = std::fs::read(tree_path).map_err(|e| io_error(tree_path, e))?;
         let tree: DocumentTree = load_tree(tree_path).map_err(|source| IndexError::TreeLoad {
             path: tree_path.to_path_buf(),
             source,
@@ -342,18 +215,23 @@ impl NanoIndex {
                 });
             }
         }
-        let dir = cache.map(|c| c.join("trees").join(&sha256_hex(&tree_bytes)[..32]));
-        let Dense {
-            vectors: dense,
-            cached: dense_cached,
-            embedded,
-        } = embed(dir.as_deref(), &tree, embedder, progress)?;
+        let protected = nanoindex_pdf::password_protected(
+            &pdf,
+            &pdf_path.display().to_string(),
+            self.config.password.as_deref(),
+        )?;
+        let pdf_sha256 = sha256_hex(&pdf);
         let name = pdf_path.display().to_string();
+        let mut document = AskDocument::new(tree, graph, pdf, name, self.config.password.clone());
+        if let Some(e) = embedder {
+            let dir = cache
+                .filter(|_| !protected)
+                .map(|c| vectors_dir(c, &pdf_sha256));
+            document = document.with_vectors(e.model_name(), dir.as_deref());
+        }
         Ok(Prepared {
-            document: AskDocument::new(tree, graph, pdf, name, self.config.password.clone(), dense),
+            document,
             tree_cached: true,
-            dense_cached,
-            embedded_passages: embedded,
         })
     }
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{default_model, Flow};
+use common::{default_embedder, default_model, Flow};
 use nanoindex::ask::{Trace, TRACE_FORMAT_VERSION};
 use nanoindex::llm::TextGenerator;
 use nanoindex::{ask, highlight_pdf, AskDocument, AskOptions, Config, Mode, NanoIndex};
@@ -201,8 +201,10 @@ fn annual_report_capex_is_read_from_the_cash_flow_table() {
         let trace = trace(&answer);
         let calls = trace.llm_calls.len();
         if mode == Mode::Fast {
-            assert_eq!(calls, 2, "fast mode makes two model calls");
-            assert_eq!(trace.llm_calls[0].step, "pick");
+            // One cash-flow row answers; no draft could change that, so the model is not
+            // called (a question where it could is below, with a scripted model).
+            assert_eq!(calls, 0, "{trace:?}");
+            assert!(trace.model_skipped.is_some(), "{trace:?}");
         } else {
             assert!(
                 calls >= 3,
@@ -234,8 +236,15 @@ fn injected_instructions_do_not_change_citations() {
             "{answer:#?}"
         );
         assert!(!answer.content.contains("42"), "{answer:#?}");
-        let withheld = answer.trace.as_ref().unwrap()["withheld_lines"].to_string();
-        assert!(withheld.contains("Ignore the question"), "{withheld}");
+        let trace = trace(&answer);
+        if trace.llm_calls.is_empty() {
+            // `fast` with a decided reader: no prompt, so nothing to withhold from one.
+            assert_eq!(mode, Mode::Fast);
+            assert!(trace.model_skipped.is_some(), "{trace:?}");
+        } else {
+            let withheld = trace.withheld_lines.join("\n");
+            assert!(withheld.contains("Ignore the question"), "{withheld}");
+        }
     }
 }
 
@@ -263,19 +272,22 @@ fn policy_with_injection() -> Vec<u8> {
 #[test]
 fn an_injected_line_is_left_out_of_prompts_without_hiding_the_answer_beside_it() {
     let (_dir, doc) = prepare(&policy_with_injection(), "policy-injected.pdf");
-    let options = AskOptions {
-        mode: Mode::Fast,
-        ..AskOptions::default()
-    };
-    // The scripted model answers what the planted line asks for.
-    let mut model = ScriptedGenerator::new([r#"{"lines": [1]}"#, r#"{"answer": "42"}"#]);
+    // The scripted model answers what the planted line asks for (`agentic`: the model is
+    // asked even when the reader has decided).
+    let mut model = ScriptedGenerator::new([
+        r#"{"data_points": ["claims settlement period"]}"#,
+        r#"{"sections": []}"#,
+        r#"{"reasoning": "as told", "answer": "42"}"#,
+    ]);
     let question = "Within how many days are claims settled?";
-    let answer = ask(&doc, question, &mut model, None, &options, &mut |_| {}).unwrap();
+    let agentic = AskOptions::default();
+    let answer = ask(&doc, question, &mut model, None, &agentic, &mut |_| {}).unwrap();
     assert_eq!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
     assert!(answer.content.contains("27 days"), "{answer:#?}");
     assert!(!answer.content.contains("42"), "{answer:#?}");
     assert_cites(&answer, 2, "27 days");
-    let prompts = serde_json::to_string(&model.requests()[1].messages).unwrap();
+    let last = model.requests().last().unwrap();
+    let prompts = serde_json::to_string(&last.messages).unwrap();
     assert!(
         prompts.contains("27 days"),
         "the true answer reaches the model: {prompts}"
@@ -289,13 +301,21 @@ fn an_injected_line_is_left_out_of_prompts_without_hiding_the_answer_beside_it()
         "only the planted sentence is left out: {withheld:?}"
     );
 
-    // A page about language models is text for a reader, not an instruction.
+    // A page about language models is text for a reader, not an instruction. (A change
+    // question the reader does not compute: `fast` asks the model.)
+    let options = AskOptions {
+        mode: Mode::Fast,
+        ..AskOptions::default()
+    };
     let mut model = ScriptedGenerator::new([r#"{"lines": [1]}"#, r#"{"answer": ""}"#]);
     let question = "By how much did Data Center Compute grow from a year ago?";
     let answer = ask(&doc, question, &mut model, None, &options, &mut |_| {}).unwrap();
     assert!(answer.content.contains("195%"), "{answer:#?}");
     assert_cites(&answer, 3, "195%");
-    assert!(trace(&answer).withheld_lines.is_empty(), "{answer:#?}");
+    let trace = trace(&answer);
+    assert_eq!(trace.llm_calls.len(), 2, "{trace:?}");
+    assert_eq!(trace.llm_calls[0].step, "pick");
+    assert!(trace.withheld_lines.is_empty(), "{answer:#?}");
 }
 
 #[test]
@@ -528,4 +548,90 @@ fn concurrent_first_questions_index_a_document_once() {
         "exactly one worker indexed: {indexed:?}"
     );
     assert_eq!(cache.join("documents").read_dir().unwrap().count(), 1);
+}
+
+/// A 30-page document of look-alike notes, one of which states a dividend.
+fn thirty_notes() -> Vec<u8> {
+    let mut f = Flow::new();
+    for i in 1..=30 {
+        f.heading(12.0, &format!("Note {i}. Segment information"));
+        f.para(&[&format!(
+            "Note {i} describes the segment assets and liabilities of region {i}."
+        )]);
+        if i == 17 {
+            f.para(&["Dividends declared per share were $1.20 in 2024."]);
+        }
+        f.new_page();
+    }
+    f.bytes()
+}
+
+#[test]
+fn a_question_embeds_only_the_passages_its_ranking_needs_and_later_ones_reuse_them() {
+    let Some(embedder) = default_embedder() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.pdf");
+    std::fs::write(&path, thirty_notes()).unwrap();
+    let engine = NanoIndex::new(Config::default());
+    let prepare = |cache: &std::path::Path| {
+        engine
+            .prepare_pdf(&path, Some(embedder.as_ref()), Some(cache), &mut |_| {})
+            .unwrap()
+            .document
+    };
+    let ask_dense = |doc: &AskDocument, question: &str| {
+        let mut model = ScriptedGenerator::new([r#"{"lines": [1]}"#, r#"{"answer": ""}"#]);
+        let options = AskOptions {
+            mode: Mode::Fast,
+            ..AskOptions::default()
+        };
+        let answer = ask(
+            doc,
+            question,
+            &mut model,
+            Some(embedder.as_ref()),
+            &options,
+            &mut |_| {},
+        )
+        .unwrap();
+        trace(&answer)
+    };
+    let cache = dir.path().join("cache");
+    let doc = prepare(&cache);
+    let total = doc.index().passages().len();
+    let dividends = "What dividends were declared per share in 2024?";
+    let first = ask_dense(&doc, dividends);
+    assert!(first.dense_retrieval);
+    assert!(first.pages_read.contains(&17), "{first:?}");
+    assert!(
+        first.embedded_passages > 0 && first.embedded_passages < total,
+        "{} of {total} passages embedded",
+        first.embedded_passages
+    );
+    // The same question again, and in a new process's view of the cache: nothing to embed,
+    // the same ranking.
+    let again = ask_dense(&doc, dividends);
+    assert_eq!(again.embedded_passages, 0);
+    assert_eq!(again.pages_read, first.pages_read);
+    let reopened = ask_dense(&prepare(&cache), dividends);
+    assert_eq!(reopened.embedded_passages, 0);
+    assert_eq!(reopened.pages_read, first.pages_read);
+    // The tree JSON of the same PDF shares its vectors (they are keyed by text).
+    let mut tree = engine.index(&path).unwrap().tree;
+    tree.extraction_metadata.source_path = Some(path.display().to_string());
+    let tree_path = dir.path().join("notes.tree.json");
+    nanoindex_core::io::save_tree(&tree, &tree_path).unwrap();
+    let from_tree = engine
+        .prepare_tree(&tree_path, Some(embedder.as_ref()), Some(&cache))
+        .unwrap()
+        .document;
+    assert_eq!(ask_dense(&from_tree, dividends).embedded_passages, 0);
+    // A question's ranking does not depend on what earlier questions embedded.
+    let region = "Which note describes the assets of region 5?";
+    let after_others = ask_dense(&doc, region);
+    let fresh = ask_dense(&prepare(&dir.path().join("fresh-cache")), region);
+    assert_eq!(after_others.pages_read, fresh.pages_read);
+    assert!(fresh.embedded_passages > 0);
 }

@@ -94,7 +94,7 @@ fn retrieval_rankings_of_a_written_contract() {
         "How much notice is needed to terminate?",
         "Which state's law governs the agreement?",
     ] {
-        let ranking = index.rank_pages(&QueryAnalysis::new(question), None);
+        let ranking = index.rank_pages(&QueryAnalysis::new(question), &[]);
         let pages: Vec<String> = ranking
             .iter()
             .map(|h| format!("p{} {:.3}", h.page_no, h.score))

@@ -195,7 +195,7 @@ impl Session<'_> {
             let targeted: Vec<u32> = self
                 .doc
                 .index
-                .rank_pages(dp, None)
+                .rank_pages(dp, &[])
                 .iter()
                 .map(|h| h.page_no)
                 .filter(|p| !self.trace.pages_read.contains(p))

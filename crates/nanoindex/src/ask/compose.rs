@@ -29,15 +29,7 @@ impl Session<'_> {
         }
         let (draft, corrections) = verify::correct_computations(&draft);
         self.trace.verification.corrections = corrections;
-        let doc = self.doc;
-        let addressed_to_model = |text: &str| looks_like_instruction(text);
-        let input = ReaderInput {
-            index: &doc.index,
-            ranking: &self.ranking,
-            pages: &self.trace.pages_read,
-            addressed_to_model: &addressed_to_model,
-        };
-        let mut parts = reader::read(&input, &self.query.question);
+        let mut parts = self.read_parts();
         for part in &mut parts {
             prefer_drafted(part, &draft);
         }
@@ -215,6 +207,46 @@ impl Session<'_> {
         (sentences.join(" "), status, cited)
     }
 
+    /// The reader's parts for the question over the pages read so far (the pages and the
+    /// ranking decide them; the model's draft does not).
+    pub(super) fn read_parts(&self) -> Vec<PartReading> {
+        let addressed_to_model = |text: &str| looks_like_instruction(text);
+        let input = ReaderInput {
+            index: &self.doc.index,
+            ranking: &self.ranking,
+            pages: &self.trace.pages_read,
+            addressed_to_model: &addressed_to_model,
+        };
+        reader::read(&input, &self.query.question)
+    }
+
+    /// Whether a draft could change the answer composed from `parts`: exactly the three
+    /// places [`Session::compose`] reads a draft — a change question the reader did not
+    /// compute ([`Session::verified_computation`]), an answered free-text part (a supported
+    /// draft is the answer), and a span part whose runner-up the draft may promote
+    /// ([`prefer_drafted`]). When it could not, the `fast` pipeline does not call the model:
+    /// its answer would be the same.
+    pub(super) fn draft_can_change(&self, parts: &[PartReading]) -> bool {
+        self.draft_may_compute(parts)
+            || parts.iter().any(|part| {
+                (part.kind == AnswerType::Text && part.answer().is_some())
+                    || promotable(part).any(|i| i > 0)
+            })
+    }
+
+    /// A change question ("how much did … grow") whose change the reader did not compute
+    /// from statement cells: a draft's verified computation may answer it.
+    fn draft_may_compute(&self, parts: &[PartReading]) -> bool {
+        let lower = self.query.question.to_lowercase();
+        let asks_change = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| CHANGE_WORDS.contains(&w));
+        let reader_computed = parts
+            .iter()
+            .any(|p| p.answer().is_some_and(|c| c.computation.is_some()));
+        asks_change && !reader_computed
+    }
+
     /// For a question about a change ("how much did … grow"), a draft that computes it
     /// (arithmetic already re-computed) from figures that all occur in the evidence is the
     /// answer, unless the reader computed it from statement cells itself. Returns the
@@ -224,14 +256,7 @@ impl Session<'_> {
         parts: &[PartReading],
         draft: &str,
     ) -> Option<Vec<Snippet>> {
-        let lower = self.query.question.to_lowercase();
-        let asks_change = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| CHANGE_WORDS.contains(&w));
-        let reader_computed = parts
-            .iter()
-            .any(|p| p.answer().is_some_and(|c| c.computation.is_some()));
-        if !asks_change || reader_computed {
+        if !self.draft_may_compute(parts) {
             return None;
         }
         let computations = verify::computations(draft);
@@ -294,21 +319,34 @@ impl Session<'_> {
 /// The model may choose among the reader's verified candidates: the first candidate whose
 /// value the draft states, scoring at least 3/4 of the best, is moved first.
 pub(super) fn prefer_drafted(part: &mut PartReading, draft: &str) {
-    if draft.is_empty() || !part.kind.is_span() || part.candidates.len() < 2 {
+    if draft.is_empty() {
         return;
     }
     let stated = reader::normalise_value(draft);
-    let best = part.candidates[0].score;
-    if let Some(i) = part.candidates.iter().position(|c| {
-        let v = reader::normalise_value(&c.value);
-        !v.is_empty()
-            && stated.contains(&v)
-            && c.score >= 0.75 * best
-            && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
-    }) {
+    let chosen = promotable(part).find(|&i| {
+        let v = reader::normalise_value(&part.candidates[i].value);
+        !v.is_empty() && stated.contains(&v)
+    });
+    if let Some(i) = chosen.filter(|&i| i > 0) {
         let chosen = part.candidates.remove(i);
         part.candidates.insert(0, chosen);
     }
+}
+
+/// Indices of a span part's candidates that a draft may choose, best first: scoring at least
+/// 3/4 of the best, with enough coverage or computed from cited cells. Empty for other
+/// answer types.
+fn promotable(part: &PartReading) -> impl Iterator<Item = usize> + '_ {
+    let best = part.candidates.first().map_or(0.0, |c| c.score);
+    let span = part.kind.is_span();
+    part.candidates
+        .iter()
+        .enumerate()
+        .filter(move |(_, c)| {
+            span && c.score >= 0.75 * best
+                && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
+        })
+        .map(|(i, _)| i)
 }
 
 /// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.

@@ -4,6 +4,7 @@ use nanoindex_core::{Answer, BoundingBox, DocumentGraph, DocumentTree};
 use nanoindex_retrieve::RetrievalIndex;
 
 use super::AskError;
+use crate::vectors::PassageVectors;
 
 /// A document ready for questions: its tree, graph, PDF bytes (for quote search) and
 /// retrieval index.
@@ -16,6 +17,7 @@ pub struct AskDocument {
     pub(crate) pdf_name: String,
     pub(super) password: Option<String>,
     pub(super) index: RetrievalIndex,
+    pub(crate) vectors: Option<PassageVectors>,
 }
 
 impl std::fmt::Debug for AskDocument {
@@ -23,14 +25,15 @@ impl std::fmt::Debug for AskDocument {
         f.debug_struct("AskDocument")
             .field("doc_name", &self.tree.doc_name)
             .field("index", &self.index)
+            .field("vectors", &self.vectors)
             .finish()
     }
 }
 
 impl AskDocument {
     /// Prepares `tree` and `graph` for questions. `pdf` is the source PDF (`pdf_name` names
-    /// it in errors), `dense` one vector per passage of [`nanoindex_retrieve::passages`]
-    /// (see [`nanoindex_retrieve::dense_texts`]), or `None` for lexical retrieval only.
+    /// it in errors); retrieval is lexical until [`AskDocument::with_vectors`] adds dense
+    /// similarity.
     #[must_use]
     pub fn new(
         tree: DocumentTree,
@@ -38,9 +41,8 @@ impl AskDocument {
         pdf: Vec<u8>,
         pdf_name: String,
         password: Option<String>,
-        dense: Option<Vec<Vec<f32>>>,
     ) -> Self {
-        let index = RetrievalIndex::build(&tree, &graph, dense);
+        let index = RetrievalIndex::build(&tree, &graph);
         AskDocument {
             tree,
             graph,
@@ -48,7 +50,22 @@ impl AskDocument {
             pdf_name,
             password,
             index,
+            vectors: None,
         }
+    }
+
+    /// Adds dense retrieval with the embedding model `model`, whose passage vectors are
+    /// computed as questions need them and cached in `dir` (`None`: in memory only).
+    #[must_use]
+    pub fn with_vectors(mut self, model: &str, dir: Option<&std::path::Path>) -> Self {
+        self.vectors = Some(PassageVectors::open(&self.index, model, dir));
+        self
+    }
+
+    /// The passage vectors, when dense retrieval was added.
+    #[must_use]
+    pub fn vectors(&self) -> Option<&PassageVectors> {
+        self.vectors.as_ref()
     }
 
     /// The retrieval index.

@@ -1,5 +1,6 @@
-//! The `fast` pipeline: read the best pages, the model picks evidence lines, then answers
-//! (two model calls; the second reuses the first's prompt prefix).
+//! The `fast` pipeline: read the best pages; unless the reader's answer is already decided
+//! (no draft could change it), the model picks evidence lines, then answers (two model calls;
+//! the second reuses the first's prompt prefix).
 
 use super::prompts;
 use super::session::Session;
@@ -13,6 +14,14 @@ impl Session<'_> {
         self.read("retrieval", &pages, &[]);
         self.rank_evidence(&[]);
         self.step("read");
+        // Retrieval and the reader already decided: a draft could not change the answer.
+        if !self.draft_can_change(&self.read_parts()) {
+            self.trace.model_skipped = Some(
+                "the reader's answer is decided by the pages read; no draft could change it"
+                    .to_string(),
+            );
+            return Ok((String::new(), None));
+        }
         let budget = self.budget_chars(96);
         let (block, shown) = self.evidence_block(4, budget.min(1100));
         if shown.is_empty() {

@@ -139,7 +139,9 @@ impl Default for AskOptions {
 
 /// Answers `question` about `doc`.
 ///
-/// `embedder` (the model the passages were embedded with) adds dense retrieval; `on_draft`
+/// `embedder` (the model of the document's [`AskDocument::with_vectors`]) adds dense
+/// retrieval, embedding the passages the question's ranking needs that are not cached yet;
+/// `on_draft`
 /// receives the answer's text as the model writes it (a draft: what is returned is the
 /// verified answer). The returned [`Answer`] carries the [`Trace`] as JSON (read it back with
 /// [`Trace::from_answer`]): rounds, pages and nodes read in order, evidence lines, model calls
@@ -163,11 +165,13 @@ pub fn ask(
     }
     let started = Instant::now();
     let query = QueryAnalysis::new(question);
-    let query_vector = match embedder {
-        Some(e) if doc.index.has_dense() => e.embed(&[question])?.into_iter().next(),
-        _ => None,
+    let (dense, embedded_passages) = match (embedder, &doc.vectors) {
+        (Some(e), Some(vectors)) => {
+            crate::vectors::similarities(&doc.index, vectors, e, question, &query)?
+        }
+        _ => (Vec::new(), 0),
     };
-    let ranking = doc.index.rank_pages(&query, query_vector.as_deref());
+    let ranking = doc.index.rank_pages(&query, &dense);
     let mut session = Session {
         doc,
         llm,
@@ -179,7 +183,8 @@ pub fn ask(
         trace: Trace {
             format_version: TRACE_FORMAT_VERSION,
             mode: options.mode.as_str().to_string(),
-            dense_retrieval: query_vector.is_some(),
+            dense_retrieval: !dense.is_empty(),
+            embedded_passages,
             ..Trace::default()
         },
         started,

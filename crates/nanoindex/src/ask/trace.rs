@@ -76,6 +76,9 @@ pub struct Trace {
     pub model: String,
     /// Whether dense retrieval ranked the pages (else lexical only).
     pub dense_retrieval: bool,
+    /// Passages embedded for this question (their vectors were not cached yet).
+    #[serde(default)]
+    pub embedded_passages: usize,
     /// The facts the question was decomposed into (agentic modes).
     pub data_points: Vec<String>,
     /// Rounds of reading, in order.
@@ -92,6 +95,10 @@ pub struct Trace {
     pub left_out: Vec<String>,
     /// Model calls, in order.
     pub llm_calls: Vec<LlmCall>,
+    /// Why the model was not called (`fast`: the reader's answer is decided and no draft
+    /// could change it); `None` when it was.
+    #[serde(default)]
+    pub model_skipped: Option<String>,
     /// The reader's parts: answer type and candidates (best first).
     pub reader: Vec<PartReading>,
     /// `answered`, `partial` or `not_found`.

@@ -98,3 +98,18 @@ pub fn default_model() -> Option<Box<dyn nanoindex::llm::TextGenerator>> {
         }
     }
 }
+
+/// The default embedding model (all-MiniLM-L6-v2), or `None` (skipped, with the reason
+/// printed) outside CI when it is not installed; a panic in CI, where it must be.
+pub fn default_embedder() -> Option<Box<dyn nanoindex::llm::Embedder>> {
+    match nanoindex::llm::load_embedder(None) {
+        Ok(e) => Some(e),
+        Err(e) => {
+            let reason =
+                format!("default embedding model not available ({e}); run scripts/fetch-models.sh");
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
+            eprintln!("skipped: {reason}");
+            None
+        }
+    }
+}
