@@ -364,7 +364,7 @@ fn formula_series(
         .filter_map(|year| {
             Some((
                 year,
-                reader::formula_value(input, formula, year, occurrence)?,
+                reader::formula_value(input, &query.question, formula, year, occurrence)?,
             ))
         })
         .collect();

@@ -25,6 +25,7 @@ use nanoindex_retrieve::table::read_cell_in;
 use nanoindex_retrieve::{
     is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement,
 };
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::answer_type::{self, AnswerType};
@@ -677,6 +678,52 @@ fn years_of(text: &str) -> Vec<u32> {
         .collect()
 }
 
+/// A list of two or three years in a sentence ("2022 and 2021", "2022, 2021 and 2020").
+static YEAR_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b((?:19|20)\d{2})(?:,\s*((?:19|20)\d{2}))?,?\s+and\s+((?:19|20)\d{2})\b")
+        .expect("valid regex")
+});
+
+/// The year a figure of `text` is stated for when the sentence pairs lists: its figures of
+/// one kind (`spans`, in order) stand in a list ("156,000 and 142,000") as long as the
+/// sentence's one list of years ("As of December 31, 2022 and 2021"), and `span` is the
+/// k-th of that list, so its year is the k-th year (the convention of "…, respectively").
+/// `None` when the sentence does not pair them so.
+fn paired_year(
+    text: &str,
+    spans: &[std::ops::Range<usize>],
+    span: &std::ops::Range<usize>,
+) -> Option<u32> {
+    let mut lists = YEAR_LIST.captures_iter(text);
+    let years: Vec<u32> = lists
+        .next()?
+        .iter()
+        .skip(1)
+        .flatten()
+        .filter_map(|m| m.as_str().parse().ok())
+        .collect();
+    if lists.next().is_some() {
+        return None;
+    }
+    // The figures' lists: neighbours joined only by commas and "and".
+    let joined = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        text.get(a.end..b.start).is_some_and(|between| {
+            let rest = between.trim().trim_start_matches(',').trim();
+            rest.is_empty() || rest == "and"
+        })
+    };
+    let at = spans.iter().position(|s| s == span)?;
+    let mut first = at;
+    while first > 0 && joined(&spans[first - 1], &spans[first]) {
+        first -= 1;
+    }
+    let mut last = at;
+    while last + 1 < spans.len() && joined(&spans[last], &spans[last + 1]) {
+        last += 1;
+    }
+    (last - first + 1 == years.len() && years.len() >= 2).then(|| years[at - first])
+}
+
 /// The singular stem of the noun after "how many" / "number of" (`stores` → `store`).
 fn count_noun(part: &str) -> Option<String> {
     let lower = part.to_lowercase();
@@ -892,6 +939,7 @@ fn span_candidates(
                 window.contains("law") || window.contains("govern")
             });
         }
+        let found_all = found.clone();
         for span in found {
             let value = unit.text[span.clone()].trim().to_string();
             let norm = normalise_value(&value);
@@ -917,6 +965,14 @@ fn span_candidates(
             // A figure the question asks to read from a statement is a cell, not prose.
             if figures && query.statement.is_some() {
                 score -= 0.2;
+            }
+            // "156,000 and 142,000" of "As of December 31, 2022 and 2021": each figure of a
+            // list is the year in the same place of the sentence's list of years.
+            if figures
+                && paired_year(&unit.text, &found_all, &span)
+                    .is_some_and(|y| !query.years.is_empty() && !query.years.contains(&y))
+            {
+                continue;
             }
             if !query.years.is_empty()
                 && matches!(
@@ -1851,11 +1907,31 @@ struct Input {
     value: f64,
 }
 
+/// Whether the table of a row with column header `header` is a segment's ("International
+/// Segment Performance Summary 2023 2022 2021") that `question` does not name: a question
+/// about the company reads its consolidated rows; "What was the International segment's
+/// gross margin" and "Domestic gross margin" name theirs.
+fn other_segment(header: &str, question: &str) -> bool {
+    let header = header.to_lowercase();
+    if !header.contains("segment") {
+        return false;
+    }
+    let asked: HashSet<String> = tokenize(question).into_iter().collect();
+    !tokenize(&header).iter().any(|w| {
+        w.len() >= 4
+            && !w.chars().all(|c| c.is_ascii_digit())
+            && !["segment", "perform", "summari", "summary"].contains(&w.as_str())
+            && asked.contains(w)
+    })
+}
+
 /// Finds the row whose label begins with one of `labels` (in that order of preference) and
 /// reads its cell for `year` (the column `occurrence`, see [`read_cell_in`]): rows of the
-/// pages read first, then of the whole document; only rows of `page` when given.
+/// pages read first (rows of a segment table that `question` does not name after the
+/// others), then of the whole document; only rows of `page` when given.
 fn find_row(
     input: &ReaderInput<'_>,
+    question: &str,
     labels: &[&str],
     year: u32,
     occurrence: usize,
@@ -1871,13 +1947,15 @@ fn find_row(
     // The pages read before the rest of the document; in each, the label itself first ("Net
     // earnings"), then labels that begin with it; a line item "from continuing operations"
     // only when asked for.
-    let tries = [&read, &all].into_iter().flat_map(|scope| {
-        labels
-            .iter()
-            .map(move |w| (scope, w, true))
-            .chain(labels.iter().map(move |w| (scope, w, false)))
-    });
-    for (scope, wanted, exact) in tries {
+    let tries = [(&read, false), (&read, true), (&all, false), (&all, true)]
+        .into_iter()
+        .flat_map(|(scope, segments)| {
+            labels
+                .iter()
+                .map(move |w| (scope, segments, w, true))
+                .chain(labels.iter().map(move |w| (scope, segments, w, false)))
+        });
+    for (scope, segments, wanted, exact) in tries {
         for id in scope.iter().copied() {
             let text = lines[id].text.trim();
             if page.is_some_and(|p| lines[id].page_no != p) || !is_table_row(text) {
@@ -1917,6 +1995,9 @@ fn find_row(
             let Some(header) = snippet.header.clone() else {
                 continue;
             };
+            if other_segment(&header, question) != segments {
+                continue;
+            }
             let Some(cell) = read_cell_in(text, &header, year, occurrence) else {
                 continue;
             };
@@ -1951,15 +2032,17 @@ pub(super) fn formula_named(question: &str) -> Option<&'static Formula> {
 }
 
 /// Computes `formula` for `year` (the column `occurrence`, see [`read_cell_in`]) from the
-/// statement rows it names; `None` when a row or its cell is missing or the denominator is 0.
+/// statement rows it names (a segment's rows only when `question` names the segment, or no
+/// other row is found); `None` when a row or its cell is missing or the denominator is 0.
 pub(super) fn formula_value(
     input: &ReaderInput<'_>,
+    question: &str,
     formula: &Formula,
     year: u32,
     occurrence: usize,
 ) -> Option<FormulaValue> {
-    let num = find_row(input, formula.numerator, year, occurrence, None)?;
-    let den = find_row(input, formula.denominator, year, occurrence, None)?;
+    let num = find_row(input, question, formula.numerator, year, occurrence, None)?;
+    let den = find_row(input, question, formula.denominator, year, occurrence, None)?;
     if den.value == 0.0 {
         return None;
     }
@@ -1969,11 +2052,14 @@ pub(super) fn formula_value(
         // a note's held-for-sale inventories).
         let page = Some(num.snippet.page_no);
         Some((
-            find_row(input, formula.minus, year, occurrence, page)?,
+            find_row(input, question, formula.minus, year, occurrence, page)?,
             -1.0,
         ))
     } else if !formula.plus.is_empty() {
-        Some((find_row(input, formula.plus, year, occurrence, None)?, 1.0))
+        Some((
+            find_row(input, question, formula.plus, year, occurrence, None)?,
+            1.0,
+        ))
     } else {
         None
     };
@@ -2029,7 +2115,7 @@ fn ratio_candidates(input: &ReaderInput<'_>, query: &QueryAnalysis, part: &str) 
     let results: Vec<(u32, f64, String, Vec<Snippet>)> = years
         .iter()
         .filter_map(|&year| {
-            let v = formula_value(input, formula, year, occurrence)?;
+            let v = formula_value(input, &query.question, formula, year, occurrence)?;
             Some((year, v.value, v.formula, v.cite))
         })
         .collect();
@@ -2127,6 +2213,41 @@ mod tests {
             "$8.74 billion"
         );
         assert_eq!(converted("in USD millions", 1577.0, Some("million")), None);
+    }
+
+    #[test]
+    fn a_segment_table_answers_only_questions_that_name_its_segment() {
+        let header = "International Segment Performance Summary 2023 2022 2021";
+        assert!(other_segment(
+            header,
+            "Are Best Buy's gross margins consistent?"
+        ));
+        assert!(!other_segment(
+            header,
+            "What was the international gross margin?"
+        ));
+        assert!(!other_segment(
+            "Consolidated Performance Summary 2023 2022 2021",
+            "Are Best Buy's gross margins consistent?"
+        ));
+    }
+
+    #[test]
+    fn figures_listed_with_years_are_paired_in_order() {
+        let text = "As of December 31, 2022 and 2021, the total workforce was approximately \
+                    156,000 and 142,000 with 13% and 12% located outside of the U.S.";
+        let counts = crate::ask::spans::find(AnswerType::Count, text, Some("employee"));
+        let values: Vec<&str> = counts.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(values, ["156,000", "142,000"]);
+        assert_eq!(paired_year(text, &counts, &counts[0]), Some(2022));
+        assert_eq!(paired_year(text, &counts, &counts[1]), Some(2021));
+        let text = "Costs were $129, $126 and $129 during 2022, 2021 and 2020, respectively.";
+        let amounts = crate::ask::spans::find(AnswerType::Amount, text, None);
+        assert_eq!(paired_year(text, &amounts, &amounts[1]), Some(2021));
+        // One figure, or lists of other lengths, pair nothing.
+        let text = "In 2022 and 2021 we hired 23,000 people.";
+        let one = crate::ask::spans::find(AnswerType::Count, text, None);
+        assert_eq!(paired_year(text, &one, &one[0]), None);
     }
 
     #[test]

@@ -370,13 +370,75 @@ fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
         .rev()
         .take(3)
         .collect();
-    match before.as_slice() {
+    let labelled = match before.as_slice() {
         [label, ..] if label.ends_with(':') && is_noun(label) => true,
         [label, of, number, ..] => {
             is_noun(label) && of.eq_ignore_ascii_case("of") && number.eq_ignore_ascii_case("number")
         }
         _ => false,
+    };
+    labelled || named_before(&before_words(sentence, m.start()), &is_noun, noun)
+}
+
+/// Nouns of a group that a count of its members may be stated by (a stem of a count noun,
+/// then the group words): a workforce or headcount of 156,000 counts employees.
+const COLLECTIVE_NOUNS: &[(&str, &[&str])] = &[(
+    "employee",
+    &["workforce", "headcount", "staff", "personnel"],
+)];
+
+/// Words that hedge a count ("approximately 156,000").
+const COUNT_HEDGES: &[&str] = &[
+    "approximately",
+    "about",
+    "around",
+    "nearly",
+    "roughly",
+    "over",
+    "some",
+    "almost",
+];
+
+/// Verbs and prepositions by which a noun states its count: "employees totaled 9,000", "a
+/// workforce of 156,000".
+const COUNT_LINKS: &[&str] = &[
+    "was", "were", "is", "are", "of", "totaled", "totalled", "numbered", "reached",
+];
+
+/// Up to eight words before `end`, nearest first, lowercased without punctuation.
+fn before_words(sentence: &str, end: usize) -> Vec<String> {
+    sentence[..end]
+        .split_whitespace()
+        .rev()
+        .take(8)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect()
+}
+
+/// Whether the words before a count (nearest first) name its noun, or a group of it, through
+/// a linking word: "total workforce was approximately 156,000 and 142,000" (both counts),
+/// "the number of employees was 12,300".
+fn named_before(before: &[String], is_noun: &dyn Fn(&str) -> bool, noun: &str) -> bool {
+    let groups: &[&str] = COLLECTIVE_NOUNS
+        .iter()
+        .find(|(stem, _)| noun.starts_with(stem) || stem.starts_with(noun))
+        .map_or(&[], |(_, g)| g);
+    let mut words = before.iter().map(String::as_str).skip_while(|w| {
+        // The rest of a list of counts ("156,000 and" before "142,000") and hedges.
+        w.is_empty()
+            || *w == "and"
+            || COUNT_HEDGES.contains(w)
+            || w.chars().all(|c| c.is_ascii_digit() || c == ',')
+    });
+    if !words.next().is_some_and(|w| COUNT_LINKS.contains(&w)) {
+        return false;
     }
+    words
+        .take(2)
+        .any(|w| is_noun(w) || groups.iter().any(|g| w.starts_with(g)))
 }
 
 /// The defining sentence's span for `term`: `"Term" means …`, `Term shall mean …`, `Term is
