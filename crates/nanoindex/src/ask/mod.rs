@@ -13,8 +13,9 @@
 //! search (boxes as 0–1 fractions); a quote that is not found is dropped.
 //!
 //! Modes ([`Mode`]):
-//! - `fast`: retrieval shortlist → one constrained call picks evidence lines → one call
-//!   answers (two model calls; the second reuses the first's prompt prefix).
+//! - `fast`: retrieval shortlist → the reader; when no draft could change its answer
+//!   (`Trace::model_skipped`), no model call; else one constrained call picks evidence lines
+//!   → one call answers (the second reuses the first's prompt prefix).
 //! - `agentic`: decompose into data points → the model picks outline sections (alongside
 //!   retrieval) → 2–5 rounds of reading and asking for more → sufficiency check per data
 //!   point with targeted retrieval → answer with reasoning → arithmetic check → a refusal
@@ -69,7 +70,8 @@ pub const DEFAULT_MAX_PAGES: usize = 8;
 /// How a question is answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
-    /// Retrieval shortlist, one pick call, one answer call.
+    /// Retrieval shortlist and the reader; a pick call and an answer call only when a draft
+    /// could change the reader's answer.
     Fast,
     /// Decompose, outline pick, rounds of reading, sufficiency check, verified answer.
     #[default]
