@@ -678,6 +678,13 @@ fn years_of(text: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Whether the text before a date ends by naming it as a document's date: "…, dated" or
+/// "dated as of".
+fn dates_a_document(before: &str) -> bool {
+    let before = before.trim_end().to_lowercase();
+    before.ends_with("dated") || before.ends_with("dated as of")
+}
+
 /// A list of two or three years in a sentence ("2022 and 2021", "2022, 2021 and 2020").
 static YEAR_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b((?:19|20)\d{2})(?:,\s*((?:19|20)\d{2}))?,?\s+and\s+((?:19|20)\d{2})\b")
@@ -845,6 +852,12 @@ fn span_candidates(
         .any(|w| lower_part.contains(w));
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
+    // An effective, due or expiry date is stated as such; "Service Bulletin 737–31–1860,
+    // dated June 12, 2020" dates another document.
+    let event_date = kind == AnswerType::Date
+        && ["effect", "due", "expir"]
+            .iter()
+            .any(|w| lower_part.contains(w));
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
         // line ending in a year) is read as a sentence, and so is a form's field for a count
@@ -938,6 +951,9 @@ fn span_candidates(
                 let window = before[from..].to_lowercase();
                 window.contains("law") || window.contains("govern")
             });
+        }
+        if event_date {
+            found.retain(|r| !dates_a_document(&unit.text[..r.start]));
         }
         let found_all = found.clone();
         for span in found {
@@ -2213,6 +2229,15 @@ mod tests {
             "$8.74 billion"
         );
         assert_eq!(converted("in USD millions", 1577.0, Some("million")), None);
+    }
+
+    #[test]
+    fn a_date_that_dates_a_document_is_no_effective_date() {
+        assert!(dates_a_document(
+            "identified in Service Bulletin 737–31–1860, dated "
+        ));
+        assert!(dates_a_document("This Agreement, dated as of "));
+        assert!(!dates_a_document("This AD is effective "));
     }
 
     #[test]
