@@ -177,6 +177,10 @@ impl Bars {
                 }
             }
             BatchEvent::Extracted { pages, .. } => self.pages.inc(u64::from(pages)),
+            BatchEvent::StructureWritten { tree, .. } => self.documents.println(format!(
+                "wrote the structure-only `{}`; the model's summaries and entities follow",
+                tree.display()
+            )),
             BatchEvent::Model { path, progress } => {
                 let mut done = self.model_done.lock().unwrap_or_else(|p| p.into_inner());
                 let key = (path.to_path_buf(), progress.stage.as_str());

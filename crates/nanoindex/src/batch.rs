@@ -139,6 +139,14 @@ pub enum BatchEvent<'a> {
         /// Its node count before enrichment.
         nodes: usize,
     },
+    /// Before the model's work on a document, its structure-only tree and graph were written
+    /// (an interrupted run leaves them; the enriched ones replace them).
+    StructureWritten {
+        /// The input.
+        path: &'a Path,
+        /// The tree file written.
+        tree: &'a Path,
+    },
     /// A batch of model requests finished for a document.
     Model {
         /// The input.
@@ -396,11 +404,28 @@ impl NanoIndex {
             pages: tree.extraction_metadata.page_count,
             nodes: tree.iter_nodes().count(),
         });
-        let mut progress = |p: &Progress| on_event(BatchEvent::Model { path, progress: p });
-        let document = self.enrich(tree, path, Some(&mut progress))?;
-        let name = &document.tree.doc_name;
+        let name = tree.doc_name.clone();
         let tree_path = out_dir.join(format!("{name}.tree.json"));
         let graph_path = out_dir.join(format!("{name}.graph.json"));
+        if self.model()?.is_some() {
+            // Model work takes minutes to hours: the structure-only tree and graph are written
+            // first, so an interrupted or failed run still leaves a usable index (the
+            // manifest records the document only when the enriched one is written).
+            let mut outline = tree.clone();
+            let (graph, _) = crate::enrich::enrich(&mut outline, None, &self.config.enrich, None)
+                .map_err(|e| IndexError::Model {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            })?;
+            save_tree(&outline, &tree_path)?;
+            save_graph(&graph, &graph_path)?;
+            on_event(BatchEvent::StructureWritten {
+                path,
+                tree: &tree_path,
+            });
+        }
+        let mut progress = |p: &Progress| on_event(BatchEvent::Model { path, progress: p });
+        let document = self.enrich(tree, path, Some(&mut progress))?;
         save_tree(&document.tree, &tree_path)?;
         save_graph(&document.graph, &graph_path)?;
         Ok((

@@ -428,3 +428,71 @@ fn summaries_from_the_default_model_are_written_batched_and_one_by_one_alike() {
         );
     }
 }
+
+/// A model whose process dies at its first request (a panic, caught by the batch as it
+/// would be lost to a kill).
+struct DiesAtFirstRequest(nanoindex_llm::ModelInfo);
+
+impl nanoindex_llm::TextGenerator for DiesAtFirstRequest {
+    fn info(&self) -> &nanoindex_llm::ModelInfo {
+        &self.0
+    }
+
+    fn generate(
+        &mut self,
+        _request: &nanoindex_llm::GenerateRequest,
+        _on_token: &mut dyn FnMut(&str) -> nanoindex_llm::TokenControl,
+    ) -> nanoindex_llm::Result<nanoindex_llm::Generation> {
+        panic!("the indexing process is killed during the model's work")
+    }
+}
+
+fn dying_engine() -> NanoIndex {
+    let info = nanoindex_llm::ModelInfo {
+        name: "dies".into(),
+        architecture: "none".into(),
+        context_length: 2048,
+        context_length_used: 2048,
+        vocab_size: 1,
+        backend: "test".into(),
+    };
+    NanoIndex::with_generator(Config::default(), Box::new(DiesAtFirstRequest(info)))
+}
+
+#[test]
+fn a_batch_writes_the_structure_only_index_before_the_model_works_and_keeps_it_when_it_dies() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("handbook.pdf");
+    std::fs::write(&pdf, handbook()).unwrap();
+    let out = dir.path().join("out");
+    let written = Mutex::new(Vec::new());
+    let items = dying_engine().index_batch(
+        std::slice::from_ref(&pdf),
+        &out,
+        &nanoindex::BatchOptions::default(),
+        &|event| {
+            if let nanoindex::BatchEvent::StructureWritten { tree, .. } = event {
+                written.lock().unwrap().push(tree.to_path_buf());
+            }
+        },
+    );
+    assert!(
+        matches!(items[0].outcome, nanoindex::Outcome::Failed(_)),
+        "{:?}",
+        items[0].outcome
+    );
+    let written = written.into_inner().unwrap();
+    assert_eq!(written, [out.join("handbook.tree.json")]);
+    let tree = nanoindex::core::load_tree(&written[0]).unwrap();
+    assert!(tree.iter_nodes().count() > 1, "{tree:?}");
+    assert!(tree.iter_nodes().all(|n| n.summary.is_none()));
+    assert!(out.join("handbook.graph.json").is_file());
+    // The manifest does not call the document done: the next run indexes it again.
+    let again = dying_engine().index_batch(
+        std::slice::from_ref(&pdf),
+        &out,
+        &nanoindex::BatchOptions::default(),
+        &|_| {},
+    );
+    assert!(matches!(again[0].outcome, nanoindex::Outcome::Failed(_)));
+}
