@@ -339,11 +339,16 @@ impl RetrievalIndex {
     /// Dense similarity re-ranks this shortlist and never brings in a page from outside it,
     /// so a question needs vectors for about a hundred passages, not the whole document (a
     /// first question on a new PDF is not held up by embedding it all), and its ranking
-    /// does not depend on which vectors earlier questions happened to compute.
+    /// does not depend on which vectors earlier questions happened to compute. A question
+    /// that no other signal matches at all (a paraphrase in other words) gets every
+    /// passage: dense similarity is then its only signal.
     #[must_use]
     pub fn dense_candidates(&self, query: &QueryAnalysis) -> Vec<usize> {
-        let pages: HashSet<u32> = self
-            .rank_pages(query, &[])
+        let ranking = self.rank_pages(query, &[]);
+        if ranking.first().is_none_or(|h| h.score <= 0.0) {
+            return (0..self.passages.len()).collect();
+        }
+        let pages: HashSet<u32> = ranking
             .iter()
             .take(DENSE_PAGES)
             .map(|h| h.page_no)
@@ -1045,6 +1050,12 @@ mod tests {
             .collect();
         assert_eq!(pages.len(), DENSE_PAGES);
         assert!(pages.contains(&33), "the lexical match is a candidate");
+        // Nothing but dense similarity can rank a question in none of the document's words.
+        let unmatched = QueryAnalysis::new("Qu'en pense-t-on ?");
+        assert_eq!(
+            index.dense_candidates(&unmatched).len(),
+            index.passages().len()
+        );
     }
 
     #[test]

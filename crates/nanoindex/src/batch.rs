@@ -192,6 +192,14 @@ impl Manifest {
         let bytes = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
         nanoindex_core::io::write_atomic(&out_dir.join(MANIFEST_FILE), &bytes)
     }
+
+    /// Takes in what other processes (shards sharing the folder) wrote to the manifest on
+    /// disk since it was read; this run's entries win.
+    fn merge_from_disk(&mut self, out_dir: &Path) {
+        let mut on_disk = Manifest::load(out_dir);
+        on_disk.documents.append(&mut self.documents);
+        *self = on_disk;
+    }
 }
 
 impl NanoIndex {
@@ -313,15 +321,11 @@ impl NanoIndex {
                     Err(e) => Outcome::Failed(e),
                 }
             } else {
-                let run = || self.index_one(path, out_dir, on_event);
+                let run = || self.index_one(path, out_dir, &manifest, on_event);
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(Ok((written, sha))) => {
                         let mut m = manifest.lock().unwrap_or_else(|p| p.into_inner());
-                        // Other processes (shards) may share the folder: merge what they
-                        // wrote since, then add this document.
-                        let mut on_disk = Manifest::load(out_dir);
-                        on_disk.documents.append(&mut m.documents);
-                        *m = on_disk;
+                        m.merge_from_disk(out_dir);
                         m.documents.insert(
                             written.document.tree.doc_name.clone(),
                             ManifestEntry {
@@ -390,6 +394,7 @@ impl NanoIndex {
         &self,
         path: &Path,
         out_dir: &Path,
+        manifest: &Mutex<Manifest>,
         on_event: &(dyn Fn(BatchEvent<'_>) + Sync),
     ) -> Result<(WrittenDocument, String), IndexError> {
         let bytes = std::fs::read(path).map_err(|source| IndexError::Io {
@@ -411,12 +416,19 @@ impl NanoIndex {
             // Model work takes minutes to hours: the structure-only tree and graph are written
             // first, so an interrupted or failed run still leaves a usable index (the
             // manifest records the document only when the enriched one is written).
+            // The files are about to stop being the enriched ones an entry may record.
+            {
+                let mut m = manifest.lock().unwrap_or_else(|p| p.into_inner());
+                m.merge_from_disk(out_dir);
+                if m.documents.remove(&name).is_some() {
+                    m.save(out_dir).map_err(|source| IndexError::Io {
+                        path: out_dir.join(MANIFEST_FILE),
+                        source,
+                    })?;
+                }
+            }
             let mut outline = tree.clone();
-            let (graph, _) = crate::enrich::enrich(&mut outline, None, &self.config.enrich, None)
-                .map_err(|e| IndexError::Model {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            })?;
+            let graph = self.enrich_without_model(&mut outline, path)?;
             save_tree(&outline, &tree_path)?;
             save_graph(&graph, &graph_path)?;
             on_event(BatchEvent::StructureWritten {

@@ -231,6 +231,22 @@ impl NanoIndex {
         })
     }
 
+    /// The enrichment that needs no model (paragraph splits of oversized leaves,
+    /// cross-references, rule-based entities) on a structure-only `tree`: the index `ask`
+    /// prepares, and the one a batch writes before the model's work.
+    pub(crate) fn enrich_without_model(
+        &self,
+        tree: &mut DocumentTree,
+        path: &Path,
+    ) -> Result<DocumentGraph, IndexError> {
+        enrich::enrich(tree, None, &self.config.enrich, None)
+            .map(|(graph, _)| graph)
+            .map_err(|e| IndexError::Model {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            })
+    }
+
     /// Loads the engine's model now (it is otherwise loaded by the first document), so that
     /// a missing or broken model is one error before a batch rather than one per document.
     /// `Ok(false)` when the engine has no model.

@@ -137,11 +137,7 @@ impl NanoIndex {
                 progress(&format!("indexing `{}`", path.display()));
                 // Structure only: questions never wait for summaries or model entities.
                 let mut tree = self.structure(&bytes, path)?;
-                let (graph, _) = crate::enrich::enrich(&mut tree, None, &self.config.enrich, None)
-                    .map_err(|e| IndexError::Model {
-                        path: path.to_path_buf(),
-                        reason: e.to_string(),
-                    })?;
+                let graph = self.enrich_without_model(&mut tree, path)?;
                 if let Some(d) = &dir {
                     // A cache that cannot be written only costs time next run.
                     let _ = save_tree(&tree, d.join("tree.json"))

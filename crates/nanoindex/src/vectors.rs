@@ -10,9 +10,10 @@
 //!
 //! Cache file (`<dir>/<model>.vectors`): the 8 bytes `NIVECT01`, the dimension as a
 //! little-endian `u32`, then records of a 16-byte key and `dimension` little-endian `f32`s.
-//! It is rewritten whole (temporary file + rename) under an advisory lock after new vectors
-//! are merged with what another process may have added meanwhile; a damaged file is ignored
-//! and replaced.
+//! It is rewritten whole (temporary file + rename) under an advisory lock on
+//! `<dir>/<model>.lock` after new vectors are merged with what another process may have
+//! added meanwhile; a damaged file is ignored and replaced. Questions on one document in one
+//! process wait for each other while a question embeds.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -102,8 +103,9 @@ impl PassageVectors {
             .collect();
         let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
         let mut missing: Vec<(Key, &str)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for &(k, text) in keys.iter().flatten() {
-            if !known.contains_key(&k) && !missing.iter().any(|m| m.0 == k) {
+            if !known.contains_key(&k) && seen.insert(k) {
                 missing.push((k, text));
             }
         }

@@ -465,11 +465,23 @@ fn a_batch_writes_the_structure_only_index_before_the_model_works_and_keeps_it_w
     let pdf = dir.path().join("handbook.pdf");
     std::fs::write(&pdf, handbook()).unwrap();
     let out = dir.path().join("out");
+    // A finished run first (no model): the manifest records the document.
+    let done = NanoIndex::new(Config::default()).index_batch(
+        std::slice::from_ref(&pdf),
+        &out,
+        &nanoindex::BatchOptions::default(),
+        &|_| {},
+    );
+    assert!(matches!(done[0].outcome, nanoindex::Outcome::Indexed(_)));
+    // Then a forced run with a model that dies.
     let written = Mutex::new(Vec::new());
     let items = dying_engine().index_batch(
         std::slice::from_ref(&pdf),
         &out,
-        &nanoindex::BatchOptions::default(),
+        &nanoindex::BatchOptions {
+            force: true,
+            ..nanoindex::BatchOptions::default()
+        },
         &|event| {
             if let nanoindex::BatchEvent::StructureWritten { tree, .. } = event {
                 written.lock().unwrap().push(tree.to_path_buf());
@@ -487,7 +499,7 @@ fn a_batch_writes_the_structure_only_index_before_the_model_works_and_keeps_it_w
     assert!(tree.iter_nodes().count() > 1, "{tree:?}");
     assert!(tree.iter_nodes().all(|n| n.summary.is_none()));
     assert!(out.join("handbook.graph.json").is_file());
-    // The manifest does not call the document done: the next run indexes it again.
+    // The manifest no longer calls the document done: the next plain run indexes it again.
     let again = dying_engine().index_batch(
         std::slice::from_ref(&pdf),
         &out,

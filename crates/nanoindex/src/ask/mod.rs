@@ -143,9 +143,8 @@ impl Default for AskOptions {
 ///
 /// `embedder` (the model of the document's [`AskDocument::with_vectors`]) adds dense
 /// retrieval, embedding the passages the question's ranking needs that are not cached yet;
-/// `on_draft`
-/// receives the answer's text as the model writes it (a draft: what is returned is the
-/// verified answer). The returned [`Answer`] carries the [`Trace`] as JSON (read it back with
+/// `on_draft` receives the answer's text as the model writes it (a draft: what is returned
+/// is the verified answer). The returned [`Answer`] carries the [`Trace`] as JSON (read it back with
 /// [`Trace::from_answer`]): rounds, pages and nodes read in order, evidence lines, model calls
 /// with prompt/completion tokens, time per step, the reader's candidates, and what
 /// verification changed.

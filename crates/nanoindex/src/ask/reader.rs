@@ -681,8 +681,20 @@ fn years_of(text: &str) -> Vec<u32> {
 /// Whether the text before a date ends by naming it as a document's date: "…, dated" or
 /// "dated as of".
 fn dates_a_document(before: &str) -> bool {
-    let before = before.trim_end().to_lowercase();
-    before.ends_with("dated") || before.ends_with("dated as of")
+    let words: Vec<String> = before
+        .split_whitespace()
+        .rev()
+        .take(3)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    match words.as_slice() {
+        [last, ..] if last == "dated" => true,
+        [of, as_, dated, ..] => of == "of" && as_ == "as" && dated == "dated",
+        _ => false,
+    }
 }
 
 /// A list of two or three years in a sentence ("2022 and 2021", "2022, 2021 and 2020").
@@ -1926,25 +1938,22 @@ struct Input {
 /// Whether the table of a row with column header `header` is a segment's ("International
 /// Segment Performance Summary 2023 2022 2021") that `question` does not name: a question
 /// about the company reads its consolidated rows; "What was the International segment's
-/// gross margin" and "Domestic gross margin" name theirs.
+/// gross margin" and "international gross margin" name theirs (by a word of the segment's
+/// name, the header's words before "segment").
 fn other_segment(header: &str, question: &str) -> bool {
-    let header = header.to_lowercase();
-    if !header.contains("segment") {
+    let lower = header.to_lowercase();
+    let Some(at) = lower.find("segment") else {
         return false;
-    }
+    };
     let asked: HashSet<String> = tokenize(question).into_iter().collect();
-    !tokenize(&header).iter().any(|w| {
-        w.len() >= 4
-            && !w.chars().all(|c| c.is_ascii_digit())
-            && !["segment", "perform", "summari", "summary"].contains(&w.as_str())
-            && asked.contains(w)
-    })
+    !tokenize(&lower[..at]).iter().any(|w| asked.contains(w))
 }
 
 /// Finds the row whose label begins with one of `labels` (in that order of preference) and
 /// reads its cell for `year` (the column `occurrence`, see [`read_cell_in`]): rows of the
-/// pages read first (rows of a segment table that `question` does not name after the
-/// others), then of the whole document; only rows of `page` when given.
+/// pages read first, then of the whole document — and rows of a segment's table that
+/// `question` does not name only when no other row is found; only rows of `page` when
+/// given.
 fn find_row(
     input: &ReaderInput<'_>,
     question: &str,
@@ -1963,7 +1972,7 @@ fn find_row(
     // The pages read before the rest of the document; in each, the label itself first ("Net
     // earnings"), then labels that begin with it; a line item "from continuing operations"
     // only when asked for.
-    let tries = [(&read, false), (&read, true), (&all, false), (&all, true)]
+    let tries = [(&read, false), (&all, false), (&read, true), (&all, true)]
         .into_iter()
         .flat_map(|(scope, segments)| {
             labels
@@ -2238,6 +2247,8 @@ mod tests {
         ));
         assert!(dates_a_document("This Agreement, dated as of "));
         assert!(!dates_a_document("This AD is effective "));
+        assert!(!dates_a_document("The rule was updated "));
+        assert!(!dates_a_document("consolidated as of "));
     }
 
     #[test]
@@ -2250,6 +2261,11 @@ mod tests {
         assert!(!other_segment(
             header,
             "What was the international gross margin?"
+        ));
+        // Only the segment's name counts: "operating" is no segment.
+        assert!(other_segment(
+            "Domestic Segment Operating Results 2023 2022",
+            "What was the operating margin?"
         ));
         assert!(!other_segment(
             "Consolidated Performance Summary 2023 2022 2021",
