@@ -21,13 +21,7 @@ else
              "Why did Boeing's revenue increase in 2022?"
              "How many employees did Boeing have at the end of 2022?")
 fi
-target="${CARGO_TARGET_DIR:-$root/target}"
-if [ -n "${NANOINDEX_BIN:-}" ]; then
-  bin="$NANOINDEX_BIN"
-else
-  (cd "$root" && cargo build -q -p nanoindex-cli)
-  bin="$target/debug/nanoindex-local"   # dev profile: dependencies -O3
-fi
+source "$root/scripts/lib/cli-bin.sh"
 export NANOINDEX_THREADS="${NANOINDEX_THREADS:-1}" OMP_WAIT_POLICY=passive
 cache="$(mktemp -d)"
 trap 'rm -rf "$cache"' EXIT

@@ -27,13 +27,7 @@ fi
 for f in "${files[@]}"; do
   [ -f "$f" ] || { echo "error: no PDF at \`$f\`" >&2; exit 1; }
 done
-target="${CARGO_TARGET_DIR:-$root/target}"
-if [ -n "${NANOINDEX_BIN:-}" ]; then
-  bin="$NANOINDEX_BIN"
-else
-  (cd "$root" && cargo build -q -p nanoindex-cli)
-  bin="$target/debug/nanoindex-local"   # dev profile: dependencies -O3
-fi
+source "$root/scripts/lib/cli-bin.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

@@ -13,13 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pdfs="${1:-${NANOINDEX_TEST_DATA:-$root/../shared}/data/financebench-dev/pdfs}"
 [ -d "$pdfs" ] || { echo "error: no folder \`$pdfs\`" >&2; exit 1; }
-target="${CARGO_TARGET_DIR:-$root/target}"
-if [ -n "${NANOINDEX_BIN:-}" ]; then
-  bin="$NANOINDEX_BIN"
-else
-  (cd "$root" && cargo build -q -p nanoindex-cli)
-  bin="$target/debug/nanoindex-local"   # dev profile: dependencies -O3
-fi
+source "$root/scripts/lib/cli-bin.sh"
 export NANOINDEX_THREADS="${NANOINDEX_THREADS:-1}" OMP_WAIT_POLICY=passive
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
