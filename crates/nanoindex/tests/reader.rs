@@ -1018,3 +1018,37 @@ fn a_defined_term_the_question_names_is_read_from_its_definition() {
     assert!(answer.content.contains("January 29, 2020"), "{answer:#?}");
     assert_eq!(cited_pages(&answer), [11], "{answer:#?}");
 }
+
+/// A filing's human-capital page: the whole workforce by year, a part of it as a share.
+fn human_capital() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "ACME AEROSPACE ANNUAL REPORT");
+    f.heading(12.0, "Human Capital");
+    f.para(&[
+        "As of December 31, 2022 and 2021, Acme's total workforce was approximately 156,000",
+        "and 142,000 with 13% and 12% located outside of the U.S.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Risks Related to Labor");
+    f.para(&[
+        "Approximately 50,000 employees, which constitute 32% of our total workforce, were",
+        "union represented as of December 31, 2022.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_count_of_the_whole_is_read_by_year_and_a_part_answers_only_for_the_part() {
+    let (_dir, doc) = prepare(&human_capital(), "acme-10k.pdf");
+    let whole = ask_reader(&doc, "How many employees did Acme have at the end of 2022?");
+    assert!(whole.content.starts_with("156,000"), "{whole:#?}");
+    assert_eq!(cited_pages(&whole), [1]);
+    let before = ask_reader(&doc, "How many employees did Acme have at the end of 2021?");
+    assert!(before.content.starts_with("142,000"), "{before:#?}");
+    let part = ask_reader(
+        &doc,
+        "How many Acme employees were union represented at the end of 2022?",
+    );
+    assert_eq!(part.content, "50,000 employees.", "{part:#?}");
+    assert_eq!(cited_pages(&part), [2]);
+}

@@ -25,8 +25,11 @@ static WHEN_DID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:on\s+)?(?:what\s+date|when)\s+did\s+(.+?)\s+(file|sign|hold|pay|enter|issue|decide|grant|rule|hear|argue|begin|end|terminate|expire|close|approve|adopt|submit|vote|open|start|complete|deliver|execute|publish|announce|release|take|become|receive|commence)\b\s*(.*)$")
         .expect("pattern")
 });
-static HOW_MANY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^how\s+many\s+(\w+)\b").expect("pattern"));
+/// "How many [Names] things": the things (capitalised names before them are skipped: "How
+/// many Boeing employees" counts employees).
+static HOW_MANY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i:how\s+many)\s+(?:[A-Z][\w&.’'-]*\s+)*([a-z]\w*)\b").expect("pattern")
+});
 static PARENTHESES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s*\([^)]*\)").expect("pattern"));
 
@@ -205,6 +208,13 @@ mod tests {
         assert_eq!(
             sentence("How many stores does Best Buy operate?", "982"),
             "982 stores."
+        );
+        assert_eq!(
+            sentence(
+                "How many Boeing employees were union represented?",
+                "50,000"
+            ),
+            "50,000 employees."
         );
         assert_eq!(
             sentence("When was the agreement entered into?", "May 2020"),

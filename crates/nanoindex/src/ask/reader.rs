@@ -752,12 +752,25 @@ fn count_noun(part: &str) -> Option<String> {
     {
         return Some("vote".to_string());
     }
-    let after = lower
-        .split_once("how many ")
-        .or_else(|| lower.split_once("number of "))?
-        .1;
-    let noun = after.split_whitespace().next()?;
-    let noun = noun.trim_matches(|c: char| !c.is_alphanumeric());
+    let at = lower
+        .find("how many ")
+        .map(|i| i + "how many ".len())
+        .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
+    // The first word that is not a name ("How many Boeing employees" counts employees); the
+    // offset is the same in `part` and `lower` for the ASCII words that decide.
+    let words: Vec<&str> = part
+        .get(at..)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let noun = words
+        .iter()
+        .find(|w| !w.starts_with(char::is_uppercase))
+        .or(words.first())?;
+    let noun = noun
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    let noun = noun.as_str();
     let stem = noun.strip_suffix("ies").map_or_else(
         || noun.strip_suffix('s').unwrap_or(noun).to_string(),
         |s| format!("{s}y"),
@@ -864,6 +877,10 @@ fn span_candidates(
         .any(|w| lower_part.contains(w));
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
+    let naming = naming_terms(input);
+    // The question's own word stems (not the lexicon's expansions of its metric).
+    let own_terms = stems(part);
+    let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
     // An effective, due or expiry date is stated as such; "Service Bulletin 737–31–1860,
     // dated June 12, 2020" dates another document.
     let event_date = kind == AnswerType::Date
@@ -877,7 +894,19 @@ fn span_candidates(
         if unit.row && figures && noun.is_none() {
             continue;
         }
-        let cov = unit_coverage(weights, unit);
+        // A sentence that counts the noun's group ("total workforce was approximately
+        // 156,000") names the noun ("employees") for coverage.
+        let names_group = noun.as_deref().is_some_and(|n| {
+            let lower = unit.text.to_lowercase();
+            spans::group_words(n).iter().any(|g| lower.contains(g))
+        });
+        let present =
+            |t: &String| unit.terms.contains(t) || (names_group && noun_stems.contains(t));
+        let cov = if names_group {
+            unit_coverage(weights, unit).max(coverage_by(weights, present))
+        } else {
+            unit_coverage(weights, unit)
+        };
         if cov <= 0.0 {
             continue;
         }
@@ -915,7 +944,7 @@ fn span_candidates(
         // sentence; a figure whose sentence names none of the metric's words is another
         // metric's ("total deferred revenue of $12.2 billion" after a sentence about iPhone
         // net sales).
-        let own_metric = coverage(&metric_weights, &unit.terms);
+        let own_metric = coverage_by(&metric_weights, present);
         if figures && !metric_weights.is_empty() && own_metric <= 0.0 {
             continue;
         }
@@ -966,6 +995,22 @@ fn span_candidates(
         }
         if event_date {
             found.retain(|r| !dates_a_document(&unit.text[..r.start]));
+        }
+        // A count stated as a share of a whole ("Approximately 50,000 employees, which
+        // constitute 32% of our total workforce, were union represented") counts a part: it
+        // answers a question that names the part ("union"), never one about the whole.
+        let part_of_whole = kind == AnswerType::Count
+            && SHARE_OF_WHOLE.is_match(&unit.text)
+            && !own_terms.iter().any(|t| {
+                !is_period_term(t)
+                    && !naming.contains(t)
+                    && noun
+                        .as_deref()
+                        .is_none_or(|n| !t.starts_with(n) && !n.starts_with(t.as_str()))
+                    && unit.terms.contains(t)
+            });
+        if part_of_whole {
+            continue;
         }
         let found_all = found.clone();
         for span in found {
@@ -1730,6 +1775,15 @@ fn header_period_fit(question: &str, index: &RetrievalIndex, row: usize) -> f32 
 /// Factor on a figure sentence's match when it lacks the metric's most specific word.
 const MISSING_SPECIFIC: f32 = 0.75;
 
+/// "32% of our total workforce", "40 percent of the employees": a figure stated as a share of
+/// a whole.
+static SHARE_OF_WHOLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b\d+(?:\.\d+)?\s?(?:%|percent)\s+of\s+(?:our|the|its|their)\s+(?:total\s+)?[a-z]+",
+    )
+    .expect("valid regex")
+});
+
 /// Coverage at which a row label spells the question's metric (see `cell_candidates`).
 const EXACT_LABEL: f32 = 0.9;
 
@@ -2289,6 +2343,18 @@ mod tests {
         let text = "In 2022 and 2021 we hired 23,000 people.";
         let one = crate::ask::spans::find(AnswerType::Count, text, None);
         assert_eq!(paired_year(text, &one, &one[0]), None);
+    }
+
+    #[test]
+    fn a_count_noun_is_not_a_name() {
+        assert_eq!(
+            count_noun("How many Boeing employees were union represented?").as_deref(),
+            Some("employee")
+        );
+        assert_eq!(
+            count_noun("How many stores did it open?").as_deref(),
+            Some("store")
+        );
     }
 
     #[test]

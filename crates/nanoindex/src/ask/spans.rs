@@ -387,6 +387,15 @@ const COLLECTIVE_NOUNS: &[(&str, &[&str])] = &[(
     &["workforce", "headcount", "staff", "personnel"],
 )];
 
+/// The words for a group of `noun` (a count noun's stem): `workforce`, `headcount` … for
+/// employees; empty for nouns without any.
+pub(super) fn group_words(noun: &str) -> &'static [&'static str] {
+    COLLECTIVE_NOUNS
+        .iter()
+        .find(|(stem, _)| noun.starts_with(stem) || stem.starts_with(noun))
+        .map_or(&[], |(_, g)| g)
+}
+
 /// Words that hedge a count ("approximately 156,000").
 const COUNT_HEDGES: &[&str] = &[
     "approximately",
@@ -422,10 +431,7 @@ fn before_words(sentence: &str, end: usize) -> Vec<String> {
 /// a linking word: "total workforce was approximately 156,000 and 142,000" (both counts),
 /// "the number of employees was 12,300".
 fn named_before(before: &[String], is_noun: &dyn Fn(&str) -> bool, noun: &str) -> bool {
-    let groups: &[&str] = COLLECTIVE_NOUNS
-        .iter()
-        .find(|(stem, _)| noun.starts_with(stem) || stem.starts_with(noun))
-        .map_or(&[], |(_, g)| g);
+    let groups = group_words(noun);
     let mut words = before.iter().map(String::as_str).skip_while(|w| {
         // The rest of a list of counts ("156,000 and" before "142,000") and hedges.
         w.is_empty()
