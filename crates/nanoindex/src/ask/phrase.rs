@@ -25,11 +25,6 @@ static WHEN_DID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:on\s+)?(?:what\s+date|when)\s+did\s+(.+?)\s+(file|sign|hold|pay|enter|issue|decide|grant|rule|hear|argue|begin|end|terminate|expire|close|approve|adopt|submit|vote|open|start|complete|deliver|execute|publish|announce|release|take|become|receive|commence)\b\s*(.*)$")
         .expect("pattern")
 });
-/// "How many [Names] things": the things (capitalised names before them are skipped: "How
-/// many Boeing employees" counts employees).
-static HOW_MANY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?i:how\s+many)\s+(?:[A-Z][\w&.’'-]*\s+)*([a-z]\w*)\b").expect("pattern")
-});
 static PARENTHESES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s*\([^)]*\)").expect("pattern"));
 
@@ -85,8 +80,12 @@ pub fn sentence(question: &str, value: &str) -> String {
     if let Some(c) = WHO_DID.captures(q) {
         return finish(&format!("{value} {} {}", c[1].to_lowercase(), &c[2]));
     }
-    if let Some(c) = HOW_MANY.captures(q) {
-        let noun = c[1].to_lowercase();
+    if let Some(noun) = q
+        .to_lowercase()
+        .starts_with("how many ")
+        .then(|| super::reader::counted_noun(q))
+        .flatten()
+    {
         let stated = if value.to_lowercase().contains(noun.trim_end_matches('s')) {
             value.to_string()
         } else {
@@ -215,6 +214,13 @@ mod tests {
                 "50,000"
             ),
             "50,000 employees."
+        );
+        assert_eq!(
+            sentence(
+                "How many paid memberships did Netflix have?",
+                "54.75 million"
+            ),
+            "54.75 million memberships."
         );
         assert_eq!(
             sentence("When was the agreement entered into?", "May 2020"),

@@ -743,7 +743,34 @@ fn paired_year(
     (last - first + 1 == years.len() && years.len() >= 2).then(|| years[at - first])
 }
 
-/// The singular stem of the noun after "how many" / "number of" (`stores` → `store`).
+/// Words that end the noun phrase after "how many": auxiliaries, verbs and prepositions.
+const NOUN_PHRASE_ENDS: &[&str] = &[
+    "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "can",
+    "could", "shall", "should", "may", "might", "must", "in", "at", "of", "for", "on", "by",
+    "during", "under", "to", "from", "with", "that", "which", "who", "as",
+];
+
+/// The counted noun of "how many …" / "number of …", as written and lowercased: the last word
+/// of the noun phrase ("How many paid memberships did …" → `memberships`, "How many Boeing
+/// employees were …" → `employees`).
+pub(super) fn counted_noun(part: &str) -> Option<String> {
+    let lower = part.to_lowercase();
+    let at = lower
+        .find("how many ")
+        .map(|i| i + "how many ".len())
+        .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
+    let words: Vec<String> = lower
+        .get(at..)
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        .take_while(|w| !w.is_empty() && !NOUN_PHRASE_ENDS.contains(&w.as_str()))
+        .collect();
+    words.last().cloned()
+}
+
+/// The singular stem of the counted noun ([`counted_noun`]: `stores` → `store`), or `vote`
+/// for a question about a vote.
 fn count_noun(part: &str) -> Option<String> {
     let lower = part.to_lowercase();
     if lower
@@ -752,24 +779,7 @@ fn count_noun(part: &str) -> Option<String> {
     {
         return Some("vote".to_string());
     }
-    let at = lower
-        .find("how many ")
-        .map(|i| i + "how many ".len())
-        .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
-    // The first word that is not a name ("How many Boeing employees" counts employees); the
-    // offset is the same in `part` and `lower` for the ASCII words that decide.
-    let words: Vec<&str> = part
-        .get(at..)
-        .unwrap_or_default()
-        .split_whitespace()
-        .collect();
-    let noun = words
-        .iter()
-        .find(|w| !w.starts_with(char::is_uppercase))
-        .or(words.first())?;
-    let noun = noun
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    let noun = counted_noun(part)?;
     let noun = noun.as_str();
     let stem = noun.strip_suffix("ies").map_or_else(
         || noun.strip_suffix('s').unwrap_or(noun).to_string(),
@@ -2343,6 +2353,18 @@ mod tests {
         let text = "In 2022 and 2021 we hired 23,000 people.";
         let one = crate::ask::spans::find(AnswerType::Count, text, None);
         assert_eq!(paired_year(text, &one, &one[0]), None);
+    }
+
+    #[test]
+    fn the_counted_noun_ends_its_noun_phrase() {
+        assert_eq!(
+            counted_noun("How many paid memberships did Netflix have?").as_deref(),
+            Some("memberships")
+        );
+        assert_eq!(
+            counted_noun("How many participants does the protocol plan to interview?").as_deref(),
+            Some("participants")
+        );
     }
 
     #[test]

@@ -68,7 +68,7 @@ static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:\d[\d,]*|{NUMBER_WORD})\b(?:\s*\(\d[\d,]*\))?"
+        r"(?i)\b(?:\d[\d,]*(?:\.\d+)?\s+(?:million|billion|thousand)\b|\d[\d,]*|{NUMBER_WORD})\b(?:\s*\(\d[\d,]*\))?"
     ))
 });
 
@@ -266,7 +266,12 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                     .chars()
                     .next_back()
                     .is_some_and(|c| ".-–/§".contains(c) || c.is_alphanumeric());
-                if inside {
+                // A percentage ("49% of total memberships") counts nothing, nor does a
+                // footnote or list mark ("(1) A membership is …").
+                let after = sentence[m.end()..].trim_start();
+                let percent = after.starts_with('%') || after.to_lowercase().starts_with("percent");
+                let mark = sentence[..m.start()].ends_with('(') && after.starts_with(')');
+                if inside || percent || mark {
                     continue;
                 }
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
@@ -462,6 +467,17 @@ pub fn definition(sentence: &str, term: &str) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_not_percentages_or_footnote_marks_and_keep_their_scale() {
+        let text =
+            "(1) Memberships: 49% of total memberships; over 117 million streaming memberships.";
+        let found: Vec<&str> = find(AnswerType::Count, text, Some("membership"))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["117 million"]);
+    }
 
     fn spans(kind: AnswerType, sentence: &str) -> Vec<&str> {
         find(kind, sentence, None)
