@@ -747,7 +747,9 @@ fn paired_year(
 const NOUN_PHRASE_ENDS: &[&str] = &[
     "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "can",
     "could", "shall", "should", "may", "might", "must", "in", "at", "of", "for", "on", "by",
-    "during", "under", "to", "from", "with", "that", "which", "who", "as",
+    "during", "under", "to", "from", "with", "that", "which", "who", "as", "after", "before",
+    "since", "until", "between", "than", "per", "within", "into", "over", "across", "when",
+    "where", "if", "the", "a", "an",
 ];
 
 /// The counted noun of "how many …" / "number of …", as written and lowercased: the last word
@@ -2357,6 +2359,10 @@ mod tests {
 
     #[test]
     fn the_counted_noun_ends_its_noun_phrase() {
+        assert_eq!(
+            counted_noun("How many days after the class was certified did it appeal?").as_deref(),
+            Some("days")
+        );
         assert_eq!(
             counted_noun("How many paid memberships did Netflix have?").as_deref(),
             Some("memberships")

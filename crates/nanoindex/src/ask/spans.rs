@@ -271,7 +271,15 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 let after = sentence[m.end()..].trim_start();
                 let percent = after.starts_with('%') || after.to_lowercase().starts_with("percent");
                 let mark = sentence[..m.start()].ends_with('(') && after.starts_with(')');
-                if inside || percent || mark {
+                // A paragraph or section number ("¶ 6 Gift Surplus's kiosks") or a model
+                // number in a product's name ("GeForce RTX 4060 GPUs") counts nothing.
+                let word_before = sentence[..m.start()].split_whitespace().next_back();
+                let reference = word_before.is_some_and(|w| {
+                    ["¶", "§", "§§", "no.", "nos.", "para.", "paragraph"]
+                        .contains(&w.to_lowercase().as_str())
+                        || (w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
+                });
+                if inside || percent || mark || reference {
                     continue;
                 }
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
@@ -470,8 +478,8 @@ mod tests {
 
     #[test]
     fn counts_are_not_percentages_or_footnote_marks_and_keep_their_scale() {
-        let text =
-            "(1) Memberships: 49% of total memberships; over 117 million streaming memberships.";
+        let text = "(1) Memberships: 49% of total memberships; over 117 million streaming \
+             memberships. ¶ 6 Our memberships include RTX 4060 memberships.";
         let found: Vec<&str> = find(AnswerType::Count, text, Some("membership"))
             .into_iter()
             .map(|r| &text[r])
