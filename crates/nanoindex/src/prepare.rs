@@ -55,14 +55,19 @@ pub struct Prepared {
 /// unlocked, at worst indexing a document twice, never corrupting it (writes are atomic).
 fn lock_entry(dir: &Path) -> Option<std::fs::File> {
     std::fs::create_dir_all(dir).ok()?;
+    lock_file(&dir.join("lock")).ok()
+}
+
+/// Opens (creating) the file at `path` and takes an exclusive advisory lock on it, held until
+/// the returned file is dropped (also released when the process dies).
+pub(crate) fn lock_file(path: &Path) -> std::io::Result<std::fs::File> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(dir.join("lock"))
-        .ok()?;
-    file.lock().ok()?;
-    Some(file)
+        .open(path)?;
+    file.lock()?;
+    Ok(file)
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> IndexError {
@@ -203,8 +208,9 @@ impl NanoIndex {
                 source_path: recorded.clone(),
             })?;
         let pdf = std::fs::read(&pdf_path).map_err(|e| io_error(&pdf_path, e))?;
+        let pdf_sha256 = sha256_hex(&pdf);
         if let Some(expected) = &tree.extraction_metadata.source_sha256 {
-            if *expected != sha256_hex(&pdf) {
+            if *expected != pdf_sha256 {
                 return Err(IndexError::SourceChanged {
                     tree: tree_path.to_path_buf(),
                     pdf: pdf_path,
@@ -216,7 +222,6 @@ impl NanoIndex {
             &pdf_path.display().to_string(),
             self.config.password.as_deref(),
         )?;
-        let pdf_sha256 = sha256_hex(&pdf);
         let name = pdf_path.display().to_string();
         let mut document = AskDocument::new(tree, graph, pdf, name, self.config.password.clone());
         if let Some(e) = embedder {

@@ -250,12 +250,7 @@ fn merge_into_file(path: &Path, new: &[(Key, Vec<f32>)]) -> std::io::Result<()> 
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path.with_extension("lock"))?;
-    lock.lock()?;
+    let _lock = crate::prepare::lock_file(&path.with_extension("lock"))?;
     let mut all = read_file(path);
     let dim = new.first().map_or(0, |(_, v)| v.len());
     all.retain(|_, v| v.len() == dim);

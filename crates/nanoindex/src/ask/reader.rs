@@ -323,11 +323,13 @@ fn read_part(
             .collect(),
         AnswerType::Amount | AnswerType::Percentage if !query.years.is_empty() => {
             let mut c = cell_candidates(input, units, query, &weights, kind);
-            c.extend(span_candidates(input, units, part, query, &weights, kind));
+            c.extend(span_candidates(
+                input, units, part, query, &weights, naming, kind,
+            ));
             c
         }
         AnswerType::Amount | AnswerType::Percentage | AnswerType::Count => {
-            let mut c = span_candidates(input, units, part, query, &weights, kind);
+            let mut c = span_candidates(input, units, part, query, &weights, naming, kind);
             if kind != AnswerType::Count {
                 c.extend(cell_candidates(input, units, query, &weights, kind));
             }
@@ -340,7 +342,7 @@ fn read_part(
             c
         }
         AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
-        _ => span_candidates(input, units, part, query, &weights, kind),
+        _ => span_candidates(input, units, part, query, &weights, naming, kind),
     });
     for c in &mut candidates {
         if (input.addressed_to_model)(&c.quote) {
@@ -840,6 +842,7 @@ fn span_candidates(
     part: &str,
     query: &QueryAnalysis,
     weights: &[(String, f32)],
+    naming: &HashSet<String>,
     kind: AnswerType,
 ) -> Vec<Candidate> {
     let noun = (kind == AnswerType::Count)
@@ -889,7 +892,6 @@ fn span_candidates(
         .any(|w| lower_part.contains(w));
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
-    let naming = naming_terms(input);
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();

@@ -269,7 +269,10 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 // A percentage ("49% of total memberships") counts nothing, nor does a
                 // footnote or list mark ("(1) A membership is …").
                 let after = sentence[m.end()..].trim_start();
-                let percent = after.starts_with('%') || after.to_lowercase().starts_with("percent");
+                let percent = after.starts_with('%')
+                    || after
+                        .get(..7)
+                        .is_some_and(|w| w.eq_ignore_ascii_case("percent"));
                 let mark = sentence[..m.start()].ends_with('(') && after.starts_with(')');
                 // A paragraph or section number ("¶ 6 Gift Surplus's kiosks") or a model
                 // number in a product's name ("GeForce RTX 4060 GPUs") counts nothing.
