@@ -13,6 +13,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("nanoindex-tree", 1),
     ("nanoindex-graph", 1),
     ("nanoindex-llm", 1),
+    ("nanoindex-models", 1),
     ("nanoindex-llm-llamacpp", 2),
     ("nanoindex-llm-candle", 2),
     ("nanoindex-llm-http", 2),
@@ -49,8 +50,8 @@ const EXCLUSIVE: &[(&str, &str, &str)] = &[
     ),
     (
         "hf-hub",
-        "nanoindex",
-        "only `models pull` downloads, behind the engine's `pull` feature",
+        "nanoindex-models",
+        "only `models pull` downloads, behind the model-files crate's `pull` feature",
     ),
 ];
 
@@ -86,6 +87,35 @@ fn manifests() -> BTreeMap<String, BTreeMap<String, bool>> {
         out.insert(name, deps);
     }
     out
+}
+
+/// `[features]` of the workspace crate `name`: feature → what it enables.
+fn features(name: &str) -> BTreeMap<String, Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates")
+        .join(name)
+        .join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).expect("Cargo.toml reads");
+    let manifest: toml::Table = text.parse().expect("Cargo.toml parses");
+    manifest
+        .get("features")
+        .and_then(toml::Value::as_table)
+        .map(|t| {
+            t.iter()
+                .map(|(k, v)| {
+                    let enabled = v
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|x| x.as_str().map(String::from))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (k.clone(), enabled)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn layer(name: &str) -> Option<u8> {
@@ -125,11 +155,17 @@ fn native_libraries_and_network_crates_have_one_home() {
             }
         }
     }
-    // The engine's download code is optional: `--no-default-features` builds without it.
+    // The download code is optional: `--no-default-features` builds the engine without it.
     assert_eq!(
-        manifests["nanoindex"].get("hf-hub"),
+        manifests["nanoindex-models"].get("hf-hub"),
         Some(&true),
         "hf-hub must be optional"
+    );
+    let engine_features = features("nanoindex");
+    assert!(
+        !engine_features["default"].is_empty()
+            && engine_features["pull"] == ["nanoindex-models/pull"],
+        "the engine's `pull` feature is the one switch for downloads: {engine_features:?}"
     );
     // Retrieval is pure computation: no PDF, model or network crate.
     for dep in manifests["nanoindex-retrieve"].keys() {

@@ -49,10 +49,10 @@ pub struct IndexArgs {
     domain: Option<String>,
     /// Extra entity types for the model, comma-separated (e.g. `drug,trial_phase`).
     #[arg(long, value_delimiter = ',')]
-    entity_types: Vec<String>,
+    entity_types: Vec<nanoindex::core::EntityType>,
     /// Extra relationship types for the model, comma-separated (e.g. `treats,sponsors`).
     #[arg(long, value_delimiter = ',')]
-    relation_types: Vec<String>,
+    relation_types: Vec<nanoindex::core::RelationType>,
     /// Do not ask the model for entities (rule-based entities are still found).
     #[arg(long)]
     no_llm_entities: bool,
@@ -116,12 +116,17 @@ fn relative(path: &Path) -> String {
 /// The last cumulative request count seen per document and stage.
 type LastDone = std::collections::HashMap<(PathBuf, &'static str), usize>;
 
-/// Progress bars: documents, pages extracted, model requests with tokens/s. Hidden when
-/// stderr is not a terminal or `--json` is given.
+/// Progress bars: documents, pages extracted (with pages/s of extraction), and model
+/// requests with tokens/s when a model runs. Hidden when stderr is not a terminal or
+/// `--json` is given.
 struct Bars {
     documents: ProgressBar,
     pages: ProgressBar,
-    model: ProgressBar,
+    /// `None` under `--no-llm`: no model, no model line.
+    model: Option<ProgressBar>,
+    /// Seconds spent extracting so far, summed over documents: pages/s is measured over
+    /// extraction only, so it does not fall while the model works.
+    extracting: Mutex<f64>,
     /// Model requests finished, and the last count seen per document and stage (counts
     /// within a stage are cumulative).
     model_done: Mutex<(u64, LastDone)>,
@@ -130,38 +135,43 @@ struct Bars {
 }
 
 impl Bars {
-    fn new(hidden: bool) -> Bars {
+    fn new(hidden: bool, with_model: bool) -> Bars {
         let multi = MultiProgress::with_draw_target(if hidden {
             ProgressDrawTarget::hidden()
         } else {
             ProgressDrawTarget::stderr()
         });
-        let documents = multi.add(ProgressBar::new(0));
+        // A spinner until the batch is planned: a bar of length 0 would draw full.
+        let documents = multi.add(ProgressBar::new_spinner());
         documents.set_style(
-            ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            ProgressStyle::with_template("{prefix:>10} {spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         documents.set_prefix("documents");
+        documents.set_message("looking for PDFs");
         let pages = multi.add(ProgressBar::new_spinner());
         pages.set_style(
-            ProgressStyle::with_template("{prefix:>10} {pos} extracted ({per_sec})")
+            ProgressStyle::with_template("{prefix:>10} {pos} extracted {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         pages.set_prefix("pages");
-        let model = multi.add(ProgressBar::new_spinner());
-        model.set_style(
-            ProgressStyle::with_template("{prefix:>10} {pos} requests {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        model.set_prefix("model");
-        for bar in [&documents, &pages, &model] {
+        let model = with_model.then(|| {
+            let model = multi.add(ProgressBar::new_spinner());
+            model.set_style(
+                ProgressStyle::with_template("{prefix:>10} {pos} requests {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            model.set_prefix("model");
+            model
+        });
+        for bar in [&documents, &pages].into_iter().chain(model.as_ref()) {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
         Bars {
             documents,
             pages,
             model,
+            extracting: Mutex::new(0.0),
             model_done: Mutex::new((0, std::collections::HashMap::new())),
             summarised: Mutex::new(0),
         }
@@ -170,18 +180,35 @@ impl Bars {
     fn event(&self, event: BatchEvent<'_>) {
         match event {
             BatchEvent::Planned { total, unchanged } => {
+                self.documents.set_style(
+                    ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar())
+                        .progress_chars("=> "),
+                );
+                self.documents.set_message("");
                 self.documents.set_length(total as u64);
                 if unchanged > 0 {
                     self.documents
                         .set_message(format!("({unchanged} unchanged, skipped)"));
                 }
             }
-            BatchEvent::Extracted { pages, .. } => self.pages.inc(u64::from(pages)),
+            BatchEvent::Extracted { pages, seconds, .. } => {
+                self.pages.inc(u64::from(pages));
+                let mut extracting = self.extracting.lock().unwrap_or_else(|p| p.into_inner());
+                *extracting += seconds;
+                self.pages.set_message(format!(
+                    "({:.0} pages/s while extracting)",
+                    self.pages.position() as f64 / extracting.max(1e-3)
+                ));
+            }
             BatchEvent::StructureWritten { tree, .. } => self.documents.println(format!(
                 "wrote the structure-only `{}`; the model's summaries and entities follow",
                 tree.display()
             )),
             BatchEvent::Model { path, progress } => {
+                let Some(model) = &self.model else {
+                    return;
+                };
                 let mut done = self.model_done.lock().unwrap_or_else(|p| p.into_inner());
                 let key = (path.to_path_buf(), progress.stage.as_str());
                 let before = done.1.insert(key, progress.done).unwrap_or(0);
@@ -192,8 +219,8 @@ impl Bars {
                     *summarised += new;
                 }
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                self.model.set_position(done.0);
-                self.model.set_message(format!(
+                model.set_position(done.0);
+                model.set_message(format!(
                     "· {} summaries · {} {}/{} · {:.1} tokens/s · {}",
                     summarised,
                     progress.stage.as_str(),
@@ -208,7 +235,10 @@ impl Bars {
     }
 
     fn finish(&self) {
-        for bar in [&self.documents, &self.pages, &self.model] {
+        for bar in [&self.documents, &self.pages]
+            .into_iter()
+            .chain(&self.model)
+        {
             bar.finish_and_clear();
         }
     }
@@ -261,7 +291,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         shard: args.shard,
         force: args.force,
     };
-    let bars = Bars::new(args.json);
+    let bars = Bars::new(args.json, !args.no_llm);
     let results = engine.index_batch(&files, &args.out_dir, &batch, &|e| bars.event(e));
     bars.finish();
     let failed = results

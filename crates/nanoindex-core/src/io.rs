@@ -164,6 +164,24 @@ mod tests {
     }
 
     #[test]
+    fn split_methods_are_typed_and_an_unknown_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.json");
+        let node = |method: &str| {
+            format!(r#"{{"doc_name":"d","structure":[{{"title":"A","split_method":"{method}"}}]}}"#)
+        };
+        fs::write(&path, node("llm_boundaries")).unwrap();
+        let tree = load_tree(&path).unwrap();
+        assert_eq!(
+            tree.structure[0].split_method,
+            Some(crate::SplitMethod::LlmBoundaries)
+        );
+        fs::write(&path, node("windows")).unwrap();
+        let err = load_tree(&path).unwrap_err().to_string();
+        assert!(err.contains("d.json") && err.contains("windows"), "{err}");
+    }
+
+    #[test]
     fn bad_json_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("broken.tree.json");

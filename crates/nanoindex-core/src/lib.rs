@@ -12,21 +12,25 @@ pub mod answer;
 pub mod dirs;
 pub mod error;
 pub mod extract;
+pub mod figures;
 pub mod graph;
 pub mod id;
 pub mod io;
+pub mod metrics;
 pub mod numbering;
 pub mod tree;
 pub mod years;
 
 pub use answer::{Answer, AnswerStatus, Citation};
 pub use error::CoreError;
-pub use graph::{CrossReference, DocumentGraph, Entity, Relationship};
+pub use graph::{
+    CrossReference, DocumentGraph, Entity, EntityType, RelationType, Relationship, TypeNameError,
+};
 pub use id::NodeId;
 pub use io::{load_graph, load_tree, save_graph, save_tree};
 pub use tree::{
     assign_node_ids, estimate_tokens, iter_nodes, BoundingBox, DocumentTree, ExtractionMetadata,
-    PageDimensions, PageError, SourceSpan, Table, TextPageSpan, TreeNode,
+    PageDimensions, PageError, SourceSpan, SplitMethod, Table, TextPageSpan, TreeNode,
 };
 
 /// Version of the tree and graph JSON written by this crate. Bump it when a field changes

@@ -105,6 +105,35 @@ pub struct Table {
     pub bounding_box: Option<serde_json::Value>,
 }
 
+/// The tier of the split cascade (SPEC "Indexing pipeline", step 3) that split an oversized
+/// leaf, as written in `split_method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SplitMethod {
+    /// (a) Headings found inside its text (`headings`).
+    Headings,
+    /// (b) Subsection starts proposed by the model and found verbatim (`llm_boundaries`).
+    LlmBoundaries,
+    /// (c) One child per claim the model extracted, each holding the verbatim source text
+    /// (`propositions`).
+    Propositions,
+    /// (d) Paragraph chunks, the last resort (`paragraphs`).
+    Paragraphs,
+}
+
+impl SplitMethod {
+    /// The name written in JSON (`llm_boundaries`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SplitMethod::Headings => "headings",
+            SplitMethod::LlmBoundaries => "llm_boundaries",
+            SplitMethod::Propositions => "propositions",
+            SplitMethod::Paragraphs => "paragraphs",
+        }
+    }
+}
+
 /// One node of the section tree: a heading and the text up to the next heading.
 ///
 /// `start_index`/`end_index` are 1-based inclusive page numbers of where the node's own span
@@ -148,13 +177,11 @@ pub struct TreeNode {
     /// be attributed to its exact page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub text_pages: Vec<TextPageSpan>,
-    /// How an oversized leaf was split into the children it now has (our addition):
-    /// `headings` (headings found inside its text), `llm_boundaries` (subsection starts
-    /// proposed by the model and found verbatim), `propositions` (one child per claim the
-    /// model extracted, each holding the verbatim source text) or `paragraphs` (paragraph
-    /// chunks, the last resort). `None` for nodes that were not split.
+    /// How an oversized leaf was split into the children it now has (our addition; see
+    /// [`SplitMethod`]). `None` for nodes that were not split. An unknown method in a file is
+    /// an error when the file is read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub split_method: Option<String>,
+    pub split_method: Option<SplitMethod>,
     /// Where this node's text lies in the text of the leaf it was split from (our
     /// addition): UTF-8 byte offsets `[start, end)` into the parent's text as it was before
     /// the split. Set on children made by the split cascade, so a citation of the child

@@ -3,9 +3,8 @@
 //! the test; elsewhere the test is skipped with a printed reason.
 
 use nanoindex_embed::BertEmbedder;
-use nanoindex_llm::{
-    default_models_dir, Embedder, LlmError, ModelManifest, DEFAULT_EMBEDDING_MODEL,
-};
+use nanoindex_llm::{Embedder, LlmError};
+use nanoindex_models::{default_models_dir, ModelManifest, DEFAULT_EMBEDDING_MODEL};
 
 fn load() -> Option<BertEmbedder> {
     let manifest = ModelManifest::builtin();

@@ -10,7 +10,11 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nanoindex_core::{DocumentGraph, DocumentTree, Entity, NodeId, Relationship};
+use nanoindex_core::figures::{is_row_before, is_table_row};
+use nanoindex_core::metrics::METRICS;
+use nanoindex_core::{
+    DocumentGraph, DocumentTree, Entity, EntityType, NodeId, RelationType, Relationship,
+};
 use regex::Regex;
 
 /// Most entities kept per document (the first found win).
@@ -31,28 +35,14 @@ const GENERIC_ORGANIZATIONS: &[&str] = &[
     "parent",
 ];
 
-/// Financial metrics named in prose, whose value a sentence may state.
-const METRICS: &[&str] = &[
-    "net sales",
-    "revenue",
-    "revenues",
-    "net income",
-    "net earnings",
-    "operating income",
-    "gross margin",
-    "gross profit",
-    "operating margin",
-    "capital expenditures",
-    "free cash flow",
-    "effective tax rate",
-    "adjusted ebitda",
-    "ebitda",
-    "diluted earnings per share",
-    "total debt",
-    "cash and cash equivalents",
-    "liability cap",
-    "aggregate liability",
-];
+/// Metric names whose value a sentence may state ("net sales of $32.8 billion"): the prose
+/// phrases of the one metric lexicon, `nanoindex_core::metrics`.
+fn metric_phrases() -> impl Iterator<Item = &'static str> {
+    METRICS
+        .iter()
+        .filter(|m| m.quantity)
+        .flat_map(|m| m.prose_phrases.iter().copied())
+}
 
 struct Patterns {
     organization: Regex,
@@ -106,8 +96,8 @@ fn patterns() -> &'static Patterns {
 /// The key under which names of one thing merge: lowercase words without a legal suffix or
 /// punctuation (`3M Company` → `3m`).
 #[must_use]
-pub fn normalized_name(name: &str, entity_type: &str) -> String {
-    if entity_type == "percentage" {
+pub fn normalized_name(name: &str, entity_type: &EntityType) -> String {
+    if *entity_type == EntityType::Percentage {
         if let Some(rest) = name.trim_start().strip_prefix('-') {
             // A fall (`-5%`) is not the same value as a rise.
             return format!("-{}", normalized_name(rest, entity_type));
@@ -122,7 +112,7 @@ pub fn normalized_name(name: &str, entity_type: &str) -> String {
         })
         .filter(|w| !w.is_empty())
         .collect();
-    if entity_type == "organization" {
+    if *entity_type == EntityType::Organization {
         while words.len() > 1
             && matches!(
                 words.last().map(String::as_str),
@@ -158,24 +148,12 @@ pub fn normalized_name(name: &str, entity_type: &str) -> String {
     words.join(" ")
 }
 
-/// A table row: it ends in two figures (tokens of digits, separators, signs, `$`, `%`), as
-/// rows with two or more columns do and sentences do not.
-fn is_table_row(line: &str) -> bool {
-    let is_figure = |w: &str| {
-        w.chars().any(|c| c.is_ascii_digit())
-            && w.chars()
-                .all(|c| c.is_ascii_digit() || ",.()$%-–".contains(c))
-    };
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    tokens.len() >= 2 && tokens[tokens.len() - 2..].iter().all(|w| is_figure(w))
-}
-
 #[derive(Default)]
 struct Collector {
     entities: Vec<Entity>,
-    by_key: HashMap<(String, String), usize>,
+    by_key: HashMap<(EntityType, String), usize>,
     relationships: Vec<Relationship>,
-    relation_keys: HashMap<(String, String, String), usize>,
+    relation_keys: HashMap<(String, String, RelationType), usize>,
     /// Earlier spellings of organisations renamed to a longer one: old → new.
     renames: HashMap<String, String>,
 }
@@ -217,12 +195,12 @@ impl Collector {
     fn entity(
         &mut self,
         name: &str,
-        entity_type: &str,
+        entity_type: &EntityType,
         node: &NodeId,
         context: &str,
     ) -> Option<String> {
         let name = name.trim().trim_end_matches([',', ';']).trim();
-        let key = (entity_type.to_string(), normalized_name(name, entity_type));
+        let key = (entity_type.clone(), normalized_name(name, entity_type));
         if key.1.is_empty() {
             return None;
         }
@@ -232,7 +210,7 @@ impl Collector {
                 e.source_node_ids.push(node.clone());
             }
             // The longest spelling is kept as the name (`3M Company` over `3M`).
-            if name.len() > e.name.len() && entity_type == "organization" {
+            if name.len() > e.name.len() && *entity_type == EntityType::Organization {
                 let old = std::mem::replace(&mut e.name, name.to_string());
                 self.renames.insert(old, name.to_string());
             }
@@ -244,7 +222,7 @@ impl Collector {
         self.by_key.insert(key, self.entities.len());
         self.entities.push(Entity {
             name: name.to_string(),
-            entity_type: entity_type.to_string(),
+            entity_type: entity_type.clone(),
             description: context.chars().take(160).collect(),
             source_node_ids: vec![node.clone()],
         });
@@ -255,11 +233,11 @@ impl Collector {
         &mut self,
         source: &str,
         target: &str,
-        relation: &str,
+        relation: &RelationType,
         node: &NodeId,
         context: &str,
     ) {
-        let key = (source.to_string(), target.to_string(), relation.to_string());
+        let key = (source.to_string(), target.to_string(), relation.clone());
         if let Some(&i) = self.relation_keys.get(&key) {
             let r = &mut self.relationships[i];
             if !r.source_node_ids.contains(node) {
@@ -271,8 +249,8 @@ impl Collector {
         self.relationships.push(Relationship {
             source: source.to_string(),
             target: target.to_string(),
-            relation_type: Some(relation.to_string()),
-            keywords: relation.replace('_', " "),
+            relation_type: Some(relation.clone()),
+            keywords: relation.as_str().replace('_', " "),
             description: context.chars().take(200).collect(),
             source_node_ids: vec![node.clone()],
         });
@@ -304,7 +282,9 @@ pub fn merge_into(
         let key = (
             r.source.clone(),
             r.target.clone(),
-            r.relation_type.clone().unwrap_or_default(),
+            r.relation_type
+                .clone()
+                .unwrap_or_else(|| RelationType::from_file(&r.keywords)),
         );
         c.relation_keys.entry(key).or_insert(c.relationships.len());
         c.relationships.push(r);
@@ -333,7 +313,7 @@ pub fn merge_into(
         let relation = r
             .relation_type
             .clone()
-            .unwrap_or_else(|| r.keywords.clone());
+            .unwrap_or_else(|| RelationType::from_file(&r.keywords));
         for node in &r.source_node_ids {
             c.relationship(&source, &target, &relation, node, &r.description);
         }
@@ -358,16 +338,20 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
             continue;
         };
         let id = &node.node_id;
-        for line in text.lines().filter(|l| !is_table_row(l)) {
+        let lines: Vec<&str> = text.lines().collect();
+        for (k, &line) in lines.iter().enumerate() {
+            if is_row_before(line, lines.get(k + 1).copied()) {
+                continue;
+            }
             for m in p.organization.captures_iter(line) {
                 let full = m.get(0).map_or("", |g| g.as_str());
-                let key = normalized_name(full, "organization");
+                let key = normalized_name(full, &EntityType::Organization);
                 if GENERIC_ORGANIZATIONS.contains(&key.as_str()) || key.contains(" total") {
                     continue;
                 }
                 c.entity(
                     full.trim_end_matches(|ch: char| !ch.is_alphanumeric() && ch != '.'),
-                    "organization",
+                    &EntityType::Organization,
                     id,
                     line,
                 );
@@ -376,51 +360,51 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                 let (Some(person), Some(title)) = (m.get(1), m.get(2)) else {
                     continue;
                 };
-                if let Some(name) = c.entity(person.as_str(), "person", id, line) {
+                if let Some(name) = c.entity(person.as_str(), &EntityType::Person, id, line) {
                     let title = title
                         .as_str()
                         .split_whitespace()
                         .collect::<Vec<_>>()
                         .join(" ");
-                    if let Some(title) = c.entity(&title, "title", id, line) {
-                        c.relationship(&name, &title, "holds_title", id, line);
+                    if let Some(title) = c.entity(&title, &EntityType::Title, id, line) {
+                        c.relationship(&name, &title, &RelationType::HoldsTitle, id, line);
                     }
                 }
             }
             for m in p.date.find_iter(line) {
-                c.entity(m.as_str(), "date", id, line);
+                c.entity(m.as_str(), &EntityType::Date, id, line);
             }
             for m in p.percentage.find_iter(line) {
-                c.entity(m.as_str(), "percentage", id, line);
+                c.entity(m.as_str(), &EntityType::Percentage, id, line);
             }
             let lower = line.to_lowercase();
-            let amounts: Vec<(usize, String, &str)> = p
+            let amounts: Vec<(usize, String, EntityType)> = p
                 .money
                 .find_iter(line)
-                .map(|m| (m.start(), m.as_str().to_string(), "money"))
+                .map(|m| (m.start(), m.as_str().to_string(), EntityType::Money))
                 .chain(
                     p.percentage
                         .find_iter(line)
-                        .map(|m| (m.start(), m.as_str().to_string(), "percentage")),
+                        .map(|m| (m.start(), m.as_str().to_string(), EntityType::Percentage)),
                 )
                 .collect();
-            for (_, amount, kind) in amounts.iter().filter(|a| a.2 == "money") {
+            for (_, amount, kind) in amounts.iter().filter(|a| a.2 == EntityType::Money) {
                 c.entity(amount, kind, id, line);
             }
             // A metric and the first amount after it in the same line: `has_value`.
-            for metric in METRICS {
+            for metric in metric_phrases() {
                 let Some(at) = lower.find(metric) else {
                     continue;
                 };
                 let value = amounts.iter().filter(|a| a.0 > at).min_by_key(|a| a.0);
                 if let Some((_, amount, kind)) = value {
                     // Named in lowercase: offsets in `lower` need not be offsets in `line`.
-                    let metric_name = (*metric).to_string();
+                    let metric_name = metric.to_string();
                     if let (Some(m), Some(v)) = (
-                        c.entity(&metric_name, "metric", id, line),
+                        c.entity(&metric_name, &EntityType::Metric, id, line),
                         c.entity(amount, kind, id, line),
                     ) {
-                        c.relationship(&m, &v, "has_value", id, line);
+                        c.relationship(&m, &v, &RelationType::HasValue, id, line);
                     }
                 }
             }
@@ -436,7 +420,7 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
             let lower = line.to_lowercase();
             for m in p.defined_term.captures_iter(line) {
                 if let Some(term) = m.get(1) {
-                    c.entity(term.as_str(), "defined_term", id, line);
+                    c.entity(term.as_str(), &EntityType::DefinedTerm, id, line);
                 }
             }
             for m in p.governed_by.captures_iter(line) {
@@ -444,10 +428,10 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                     continue;
                 };
                 if let (Some(d), Some(l)) = (
-                    c.entity(doc.as_str(), "legal_reference", id, line),
-                    c.entity(place.as_str(), "location", id, line),
+                    c.entity(doc.as_str(), &EntityType::LegalReference, id, line),
+                    c.entity(place.as_str(), &EntityType::Location, id, line),
                 ) {
-                    c.relationship(&d, &l, "governed_by", id, line);
+                    c.relationship(&d, &l, &RelationType::GovernedBy, id, line);
                 }
             }
             for m in p.subsidiary_of.captures_iter(line) {
@@ -457,21 +441,22 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                 let child = child.as_str().trim_start_matches("The ").trim();
                 let parent = parent.as_str().trim();
                 let generic = |n: &str| {
-                    GENERIC_ORGANIZATIONS.contains(&normalized_name(n, "organization").as_str())
+                    GENERIC_ORGANIZATIONS
+                        .contains(&normalized_name(n, &EntityType::Organization).as_str())
                 };
                 if generic(child) || generic(parent) {
                     continue;
                 }
                 if let (Some(a), Some(b)) = (
-                    c.entity(child, "organization", id, line),
-                    c.entity(parent, "organization", id, line),
+                    c.entity(child, &EntityType::Organization, id, line),
+                    c.entity(parent, &EntityType::Organization, id, line),
                 ) {
-                    c.relationship(&a, &b, "subsidiary_of", id, line);
+                    c.relationship(&a, &b, &RelationType::SubsidiaryOf, id, line);
                 }
             }
             // A metric followed, in the same sentence, by a change ("revenue increased
             // 12%"): `grew_by`, negative for a fall.
-            for metric in METRICS {
+            for metric in metric_phrases() {
                 let Some(at) = lower.find(metric) else {
                     continue;
                 };
@@ -493,10 +478,10 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
                     change.as_str().to_string()
                 };
                 if let (Some(m), Some(v)) = (
-                    c.entity(metric, "metric", id, line),
-                    c.entity(&value, "percentage", id, line),
+                    c.entity(metric, &EntityType::Metric, id, line),
+                    c.entity(&value, &EntityType::Percentage, id, line),
                 ) {
-                    c.relationship(&m, &v, "grew_by", id, line);
+                    c.relationship(&m, &v, &RelationType::GrewBy, id, line);
                 }
             }
         }
@@ -557,12 +542,34 @@ mod tests {
         assert_eq!(person.source_node_ids, [t.structure[1].node_id.clone()]);
         assert!(relationships.iter().any(|r| r.source == "Maria Chen"
             && r.target == "Chief Executive Officer"
-            && r.relation_type.as_deref() == Some("holds_title")));
+            && r.relation_type
+                .as_ref()
+                .map(nanoindex_core::RelationType::as_str)
+                == Some("holds_title")));
         assert!(relationships
             .iter()
             .any(|r| r.source == "aggregate liability"
                 && r.target == "$2,500,000"
-                && r.relation_type.as_deref() == Some("has_value")));
+                && r.relation_type
+                    .as_ref()
+                    .map(nanoindex_core::RelationType::as_str)
+                    == Some("has_value")));
+    }
+
+    /// The graph reads rows by the one rule of `nanoindex_core::figures`: a sentence ending
+    /// in a date is prose (the graph's own rule took "June 29, 2020" for two figures and
+    /// skipped the line), and a row's figures are never entities.
+    #[test]
+    fn a_sentence_ending_in_a_date_is_read_and_a_row_is_not() {
+        let t = tree(&[(
+            "Item 7",
+            "Northwind Holdings Inc. paid $5 million on June 29, 2020\nCapital expenditures (1,577) (1,373)\nRevenue in fiscal 2022 totaled $1.6\nbillion compared to $1.5 billion a year earlier.",
+        )]);
+        let (entities, _) = extract_entities(&t);
+        find(&entities, "organization", "Northwind Holdings Inc.");
+        find(&entities, "money", "$5 million");
+        find(&entities, "money", "$1.6");
+        assert!(!entities.iter().any(|e| e.name.contains("1,577")));
     }
 
     #[test]
@@ -591,7 +598,7 @@ mod tests {
         // Table rows are not read.
         assert!(!entities.iter().any(|e| e.name.contains("1,577")));
         assert_eq!(
-            normalized_name("The Boeing Company", "organization"),
+            normalized_name("The Boeing Company", &EntityType::Organization),
             "boeing"
         );
     }
@@ -611,7 +618,12 @@ mod tests {
         let (entities, relationships) = extract_entities(&t);
         let has = |source: &str, target: &str, kind: &str| {
             relationships.iter().any(|r| {
-                r.source == source && r.target == target && r.relation_type.as_deref() == Some(kind)
+                r.source == source
+                    && r.target == target
+                    && r.relation_type
+                        .as_ref()
+                        .map(nanoindex_core::RelationType::as_str)
+                        == Some(kind)
             })
         };
         find(&entities, "location", "New York");
@@ -633,7 +645,12 @@ mod tests {
         assert!(!has("gross margin", "3%", "grew_by"), "{relationships:#?}");
         let sub = relationships
             .iter()
-            .find(|r| r.relation_type.as_deref() == Some("subsidiary_of"))
+            .find(|r| {
+                r.relation_type
+                    .as_ref()
+                    .map(nanoindex_core::RelationType::as_str)
+                    == Some("subsidiary_of")
+            })
             .unwrap();
         assert_eq!(sub.source_node_ids, [t.structure[1].node_id.clone()]);
     }
@@ -653,7 +670,10 @@ mod tests {
         assert!(relationships
             .iter()
             .any(|r| r.target == "Harbor Mills, Inc."
-                && r.relation_type.as_deref() == Some("subsidiary_of")));
+                && r.relation_type
+                    .as_ref()
+                    .map(nanoindex_core::RelationType::as_str)
+                    == Some("subsidiary_of")));
     }
 
     #[test]
@@ -693,6 +713,9 @@ mod tests {
         assert!(org.source_node_ids.contains(&node));
         assert!(graph.relationships.iter().any(|r| r.source == "3M Company"
             && r.target == "St. Paul"
-            && r.relation_type.as_deref() == Some("operates_in")));
+            && r.relation_type
+                .as_ref()
+                .map(nanoindex_core::RelationType::as_str)
+                == Some("operates_in")));
     }
 }

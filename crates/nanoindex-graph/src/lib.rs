@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 
 use nanoindex_core::numbering::{find_references, parse_heading_numbering, NumberingKind};
 use nanoindex_core::{
-    CrossReference, DocumentGraph, DocumentTree, Entity, NodeId, Relationship, TreeNode,
-    FORMAT_VERSION,
+    CrossReference, DocumentGraph, DocumentTree, Entity, EntityType, NodeId, RelationType,
+    Relationship, TreeNode, FORMAT_VERSION,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -142,7 +142,7 @@ pub fn build_graph(tree: &DocumentTree) -> DocumentGraph {
         relationships.push(Relationship {
             source: source.title.clone(),
             target: target.title.clone(),
-            relation_type: Some("references".to_string()),
+            relation_type: Some(RelationType::References),
             keywords: r.text.clone(),
             description: format!(
                 "\"{}\" on page {} refers to \"{}\"",
@@ -156,7 +156,7 @@ pub fn build_graph(tree: &DocumentTree) -> DocumentGraph {
         .filter_map(|id| titles.get(id))
         .map(|n| Entity {
             name: n.title.clone(),
-            entity_type: "section".to_string(),
+            entity_type: EntityType::Section,
             description: format!("section on pages {}–{}", n.start_index, n.end_index),
             source_node_ids: vec![n.node_id.clone()],
         })
@@ -303,7 +303,10 @@ mod tests {
         let graph = build_graph(&t);
         assert_eq!(graph.relationships.len(), 2);
         assert_eq!(
-            graph.relationships[0].relation_type.as_deref(),
+            graph.relationships[0]
+                .relation_type
+                .as_ref()
+                .map(nanoindex_core::RelationType::as_str),
             Some("references")
         );
         let sg = SectionGraph::new(&graph);

@@ -100,10 +100,8 @@ pub struct NewDocument<'a> {
     pub tree: &'a DocumentTree,
     /// The graph.
     pub graph: &'a DocumentGraph,
-    /// The passages, in retrieval order.
+    /// The passages, in retrieval order, each with its embedding when there is one.
     pub passages: &'a [StoredPassage],
-    /// One embedding per passage, in order (ignored when the count differs).
-    pub vectors: Option<&'a [Vec<f32>]>,
     /// The retrieval terms of the document's name (matched against a question's terms when
     /// documents are chosen).
     pub name_terms: &'a [String],
@@ -122,6 +120,25 @@ pub struct StoredPassage {
     pub text: String,
     /// Retrieval terms of the title path and text (what full-text search matches).
     pub terms: Vec<String>,
+    /// The passage's embedding, stored in the passage's own row (so a vector can only ever
+    /// be read back with the text it was computed from).
+    pub vector: Option<Vec<f32>>,
+}
+
+/// A stored passage's embedding with the passage it belongs to, as [`Store::load`] gives
+/// them back: the engine keys the vector by this text, never by the passage's position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredVector {
+    /// The node's id.
+    pub node_id: String,
+    /// Titles from the root to the node, joined with ` > `.
+    pub title_path: String,
+    /// 1-based page.
+    pub page_no: u32,
+    /// The passage's text.
+    pub text: String,
+    /// Its embedding.
+    pub vector: Vec<f32>,
 }
 
 /// What [`Store::put`] did.
@@ -413,7 +430,6 @@ impl Store {
             source,
         })?;
         let passages = doc.passages;
-        let vectors = doc.vectors.filter(|v| v.len() == passages.len());
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -470,7 +486,7 @@ impl Store {
                     p.title_path,
                     p.page_no,
                     p.text,
-                    vectors.map(|v| vector_blob(&v[i]))
+                    p.vector.as_deref().map(vector_blob)
                 ])?;
                 let id = tx.last_insert_rowid();
                 fts.execute(params![id, p.terms.join(" ")])?;
@@ -551,16 +567,15 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The stored tree, graph and passage vectors (in passage order, when every passage has
-    /// one) of `name`.
+    /// The stored tree, graph and passage embeddings of `name`: every passage stored with a
+    /// vector, with its text, in passage order.
     ///
     /// # Errors
     /// [`KbError::NoDocument`], [`KbError::Damaged`], [`KbError::Sql`].
-    #[allow(clippy::type_complexity)]
     pub fn load(
         &self,
         name: &str,
-    ) -> Result<(DocumentTree, DocumentGraph, Option<Vec<Vec<f32>>>), KbError> {
+    ) -> Result<(DocumentTree, DocumentGraph, Vec<StoredVector>), KbError> {
         let (id, tree_json, graph_json): (i64, String, String) = self
             .conn
             .query_row(
@@ -580,14 +595,21 @@ impl Store {
             doc: name.to_string(),
             source,
         })?;
-        let mut stmt = self
-            .conn
-            .prepare("SELECT vector FROM passages WHERE doc_id = ?1 ORDER BY ordinal")?;
-        let blobs: Vec<Option<Vec<u8>>> = stmt
-            .query_map(params![id], |r| r.get(0))?
+        let mut stmt = self.conn.prepare(
+            "SELECT node_id, title_path, page_no, text, vector FROM passages \
+             WHERE doc_id = ?1 AND vector IS NOT NULL ORDER BY ordinal",
+        )?;
+        let vectors = stmt
+            .query_map(params![id], |r| {
+                Ok(StoredVector {
+                    node_id: r.get(0)?,
+                    title_path: r.get(1)?,
+                    page_no: r.get(2)?,
+                    text: r.get(3)?,
+                    vector: blob_vector(&r.get::<_, Vec<u8>>(4)?),
+                })
+            })?
             .collect::<Result<_, _>>()?;
-        let vectors = (!blobs.is_empty() && blobs.iter().all(Option::is_some))
-            .then(|| blobs.iter().flatten().map(|b| blob_vector(b)).collect());
         Ok((tree, graph, vectors))
     }
 

@@ -62,6 +62,7 @@ fn passages(tree: &DocumentTree) -> Vec<StoredPassage> {
                 page_no: n.start_index,
                 terms: terms(&format!("{}\n{text}", n.title)),
                 text,
+                vector: None,
             }
         })
         .collect()
@@ -82,18 +83,18 @@ fn new_document<'a>(
         tree,
         graph,
         passages,
-        vectors: None,
         name_terms,
     }
 }
 
 fn put(store: &mut Store, name: &str, sha: &str, tree: &DocumentTree) -> Added {
     let graph = DocumentGraph::default();
-    let passages = passages(tree);
-    let vectors: Vec<Vec<f32>> = (0..passages.len()).map(|i| vec![i as f32, 0.5]).collect();
+    let mut passages = passages(tree);
+    for (i, p) in passages.iter_mut().enumerate() {
+        p.vector = Some(vec![i as f32, 0.5]);
+    }
     let name_terms = terms(name);
-    let mut doc = new_document(name, sha, tree, &graph, &passages, &name_terms);
-    doc.vectors = Some(&vectors);
+    let doc = new_document(name, sha, tree, &graph, &passages, &name_terms);
     store.put(&doc).unwrap()
 }
 
@@ -126,7 +127,18 @@ fn adding_is_idempotent_by_content_and_a_changed_document_replaces_its_old_versi
 
     let (tree, _, vectors) = store.load("acme-q1").unwrap();
     assert_eq!(tree, q2());
-    assert_eq!(vectors.unwrap(), vec![vec![0.0, 0.5], vec![1.0, 0.5]]);
+    let stored: Vec<(&str, &[f32])> = vectors
+        .iter()
+        .map(|v| (v.text.as_str(), v.vector.as_slice()))
+        .collect();
+    let texts: Vec<String> = passages(&q2()).into_iter().map(|p| p.text).collect();
+    assert_eq!(
+        stored,
+        [
+            (texts[0].as_str(), &[0.0, 0.5][..]),
+            (texts[1].as_str(), &[1.0, 0.5][..])
+        ]
+    );
 
     assert!(store.remove("acme-q1").unwrap());
     assert!(!store.remove("acme-q1").unwrap());

@@ -26,7 +26,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use nanoindex_core::{Answer, DocumentTree, TreeNode};
+use nanoindex_core::{Answer, DocumentTree, EntityType, RelationType, TreeNode};
 
 use crate::{sha256_hex, KbError, Store};
 
@@ -38,14 +38,14 @@ pub const CONCEPT_ROWS: usize = 50;
 
 /// Entity types that make concept pages (values such as money and dates are the rows of a
 /// concept, not concepts).
-const CONCEPT_TYPES: &[&str] = &[
-    "organization",
-    "person",
-    "metric",
-    "product",
-    "location",
-    "legal_reference",
-    "defined_term",
+const CONCEPT_TYPES: &[EntityType] = &[
+    EntityType::Organization,
+    EntityType::Person,
+    EntityType::Metric,
+    EntityType::Product,
+    EntityType::Location,
+    EntityType::LegalReference,
+    EntityType::DefinedTerm,
 ];
 
 /// The `meta` key recording the log entry the rendered wiki shows.
@@ -310,7 +310,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
         let values: HashMap<String, Vec<(String, Vec<u32>)>> = graph
             .relationships
             .iter()
-            .filter(|r| r.relation_type.as_deref() == Some("has_value"))
+            .filter(|r| r.relation_type == Some(RelationType::HasValue))
             .fold(HashMap::new(), |mut m, r| {
                 m.entry(concept_key(&r.source))
                     .or_default()
@@ -318,7 +318,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
                 m
             });
         for e in &graph.entities {
-            if !CONCEPT_TYPES.contains(&e.entity_type.as_str()) {
+            if !CONCEPT_TYPES.contains(&e.entity_type) {
                 continue;
             }
             let key = concept_key(&e.name);
@@ -327,7 +327,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             }
             let entry = concepts
                 .entry(key.clone())
-                .or_insert_with(|| (e.name.clone(), e.entity_type.clone(), Vec::new()));
+                .or_insert_with(|| (e.name.clone(), e.entity_type.to_string(), Vec::new()));
             match values.get(&key) {
                 Some(vs) => entry.2.extend(vs.iter().map(|(v, pages)| Mention {
                     doc: d.name.clone(),

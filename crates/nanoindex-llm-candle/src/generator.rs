@@ -8,8 +8,8 @@ use std::time::Instant;
 use candle_core::Device;
 use llguidance::Matcher;
 use nanoindex_llm::{
-    decode, DecodeSteps, GenerateRequest, Generation, LlmError, ModelInfo, Result, TextGenerator,
-    TokenControl,
+    check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, GenerateRequest, Generation,
+    LlmError, ModelInfo, Result, TextGenerator, TokenControl,
 };
 
 use crate::constraint::Constraints;
@@ -312,14 +312,7 @@ impl CandleGenerator {
     }
 
     fn check_fits(&self, n_prompt: usize, what: &str) -> Result<()> {
-        let n_ctx = self.info.context_length_used as usize;
-        if n_prompt + 1 > n_ctx {
-            return Err(LlmError::InvalidRequest(format!(
-                "{what} has `{n_prompt}` tokens but the context holds `{n_ctx}`; shorten it or \
-                 load the model with a larger context"
-            )));
-        }
-        Ok(())
+        check_prompt(n_prompt, self.info.context_length_used as usize, what)
     }
 
     /// Evaluates `tokens` after the cached ones, in chunks of `n_batch`; returns the last
@@ -558,14 +551,6 @@ impl SplitMix64 {
     }
 }
 
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn elapsed_ms(since: Instant) -> f64 {
-    since.elapsed().as_secs_f64() * 1000.0
-}
-
 impl TextGenerator for CandleGenerator {
     fn info(&self) -> &ModelInfo {
         &self.info
@@ -578,9 +563,6 @@ impl TextGenerator for CandleGenerator {
     ) -> Result<Generation> {
         let prompt = self.render_prompt(request)?;
         let tokens = self.prompt_tokens(&prompt)?;
-        if tokens.is_empty() {
-            return Err(LlmError::InvalidRequest("the prompt is empty".into()));
-        }
         self.check_fits(tokens.len(), "the prompt")?;
         let matcher = match &request.json_schema {
             Some(schema) => Some(self.constraints()?.json_matcher(schema)?),
@@ -588,15 +570,7 @@ impl TextGenerator for CandleGenerator {
         };
         let sampler = Sampler::new(request, matcher)?;
 
-        // Reuse the cached prefix; at least the last prompt token is evaluated again so that
-        // its logits exist.
-        let reused = self
-            .cached_tokens
-            .iter()
-            .zip(&tokens)
-            .take_while(|(a, b)| a == b)
-            .count()
-            .min(tokens.len() - 1);
+        let reused = reusable_prefix(&self.cached_tokens, &tokens);
         self.model.truncate_cache(reused);
         self.cached_tokens.truncate(reused);
 
@@ -614,16 +588,7 @@ impl TextGenerator for CandleGenerator {
             },
             on_token,
         )?;
-        Ok(Generation {
-            text: decoded.text,
-            n_completion_tokens: count(decoded.tokens.len()),
-            tokens: decoded.tokens,
-            n_prompt_tokens: count(tokens.len()),
-            n_cached_prompt_tokens: count(reused),
-            prefill_ms,
-            decode_ms: elapsed_ms(decode_start),
-            stop_reason: decoded.stop_reason,
-        })
+        Ok(decoded.into_generation(tokens.len(), reused, prefill_ms, elapsed_ms(decode_start)))
     }
 }
 

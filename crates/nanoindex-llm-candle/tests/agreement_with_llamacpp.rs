@@ -3,10 +3,11 @@
 //! SentencePiece), prompts render alike, and teacher-forced through llama.cpp's greedy tokens, candle
 //! picks the same next token (near ties aside).
 
-use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl, DEFAULT_TEXT_MODEL};
+use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl};
 use nanoindex_llm_candle::{CandleConfig, CandleGenerator, GgufTokenizer, TokenizerKind};
 use nanoindex_llm_conformance::{model_path, GEMMA};
 use nanoindex_llm_llamacpp::{LlamaCppConfig, LlamaCppGenerator};
+use nanoindex_models::DEFAULT_TEXT_MODEL;
 
 fn llamacpp(path: &std::path::Path) -> LlamaCppGenerator {
     let config = LlamaCppConfig {

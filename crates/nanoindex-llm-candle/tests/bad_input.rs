@@ -6,9 +6,10 @@ mod common;
 use std::path::Path;
 
 use common::{write_tiny_gguf, Tiny};
-use nanoindex_llm::{LlmError, DEFAULT_TEXT_MODEL};
+use nanoindex_llm::LlmError;
 use nanoindex_llm_candle::{CandleConfig, CandleGenerator};
 use nanoindex_llm_conformance::model_path;
+use nanoindex_models::DEFAULT_TEXT_MODEL;
 
 fn load_error(path: &Path) -> LlmError {
     let config = CandleConfig {

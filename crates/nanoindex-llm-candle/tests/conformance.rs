@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-use nanoindex_llm::{GenerateRequest, LlmError, TextGenerator, DEFAULT_TEXT_MODEL};
+use nanoindex_llm::{GenerateRequest, LlmError, TextGenerator};
 use nanoindex_llm_candle::{CandleConfig, CandleGenerator};
 use nanoindex_llm_conformance::{conformance_tests, model_path, quiet, GEMMA};
+use nanoindex_models::DEFAULT_TEXT_MODEL;
 
 fn config(n_ctx: u32) -> CandleConfig {
     CandleConfig {

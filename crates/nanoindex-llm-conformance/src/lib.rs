@@ -12,10 +12,9 @@
 
 use std::path::{Path, PathBuf};
 
-use nanoindex_llm::{
-    default_models_dir, GenerateRequest, LlmError, ModelManifest, StopReason, TextGenerator,
-    TokenControl, DEFAULT_TEXT_MODEL,
-};
+use nanoindex_llm::{GenerateRequest, LlmError, StopReason, TextGenerator, TokenControl};
+pub use nanoindex_models::DEFAULT_TEXT_MODEL;
+use nanoindex_models::{default_models_dir, ModelManifest};
 
 /// The manifest name of the second test model (a base model without a chat template).
 pub const GEMMA: &str = "gemma-3-270m-q4_k_m";

@@ -16,8 +16,9 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
 use nanoindex_llm::{
-    decode, DecodeSteps, GenerateRequest, Generation, LlmError, ModelInfo, Result, StopReason,
-    StreamEvent, TextGenerator, TextStream, TokenControl,
+    check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, Decoded, GenerateRequest,
+    Generation, LlmError, ModelInfo, Result, StopReason, StreamEvent, TextGenerator, TextStream,
+    TokenControl,
 };
 
 /// Settings for loading a model with llama.cpp.
@@ -259,14 +260,7 @@ impl LlamaCppGenerator {
     }
 
     fn check_fits(&self, n_prompt: usize, what: &str) -> Result<()> {
-        let n_ctx = self.context.n_ctx() as usize;
-        if n_prompt + 1 > n_ctx {
-            return Err(LlmError::InvalidRequest(format!(
-                "{what} has `{n_prompt}` tokens but the context holds `{n_ctx}`; shorten it or \
-                 load the model with a larger context"
-            )));
-        }
-        Ok(())
+        check_prompt(n_prompt, self.context.n_ctx() as usize, what)
     }
 
     /// Evaluates `tokens` at positions starting at `start` for sequence 0, in chunks of
@@ -484,14 +478,6 @@ fn inference_error(error: impl std::fmt::Display) -> LlmError {
     LlmError::Inference(format!("llama.cpp: {error}"))
 }
 
-fn count(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn elapsed_ms(since: Instant) -> f64 {
-    since.elapsed().as_secs_f64() * 1000.0
-}
-
 impl TextGenerator for LlamaCppGenerator {
     fn info(&self) -> &ModelInfo {
         &self.info
@@ -504,22 +490,9 @@ impl TextGenerator for LlamaCppGenerator {
     ) -> Result<Generation> {
         let prompt = self.render_prompt(request)?;
         let tokens = self.prompt_tokens(&prompt);
-        if tokens.is_empty() {
-            return Err(LlmError::InvalidRequest("the prompt is empty".into()));
-        }
         self.check_fits(tokens.len(), "the prompt")?;
         let chooser = Chooser::new(self, request)?;
-
-        // Reuse the cached prefix; at least the last prompt token is evaluated again so that
-        // its logits exist.
-        let common = self
-            .cached_tokens
-            .iter()
-            .zip(&tokens)
-            .take_while(|(a, b)| a == b)
-            .count()
-            .min(tokens.len() - 1);
-        let reused = self.trim_cache(common);
+        let reused = self.trim_cache(reusable_prefix(&self.cached_tokens, &tokens));
 
         let prefill_start = Instant::now();
         self.cached_tokens.truncate(reused);
@@ -541,16 +514,7 @@ impl TextGenerator for LlamaCppGenerator {
             },
             on_token,
         )?;
-        Ok(Generation {
-            text: decoded.text,
-            n_completion_tokens: count(decoded.tokens.len()),
-            tokens: decoded.tokens,
-            n_prompt_tokens: count(tokens.len()),
-            n_cached_prompt_tokens: count(reused),
-            prefill_ms,
-            decode_ms: elapsed_ms(decode_start),
-            stop_reason: decoded.stop_reason,
-        })
+        Ok(decoded.into_generation(tokens.len(), reused, prefill_ms, elapsed_ms(decode_start)))
     }
 
     fn generate_batch(&mut self, requests: &[GenerateRequest]) -> Result<Vec<Generation>> {
@@ -607,9 +571,6 @@ impl LlamaCppGenerator {
         prompts: &[Vec<LlamaToken>],
     ) -> Result<Vec<Generation>> {
         for prompt in prompts {
-            if prompt.is_empty() {
-                return Err(LlmError::InvalidRequest("a prompt is empty".into()));
-            }
             self.check_fits(prompt.len(), "a prompt of the batch")?;
         }
         let shortest = prompts.iter().map(Vec::len).min().unwrap_or(0);
@@ -641,16 +602,12 @@ impl LlamaCppGenerator {
             .zip(prompts)
             .map(|(mut sequence, prompt)| {
                 sequence.stream.finish();
-                Generation {
+                Decoded {
                     text: sequence.stream.text().to_string(),
-                    n_completion_tokens: count(sequence.generated.len()),
                     tokens: sequence.generated,
-                    n_prompt_tokens: count(prompt.len()),
-                    n_cached_prompt_tokens: 0,
-                    prefill_ms: sequence.prefill_ms,
-                    decode_ms,
                     stop_reason: sequence.stop_reason.unwrap_or(StopReason::MaxTokens),
                 }
+                .into_generation(prompt.len(), 0, sequence.prefill_ms, decode_ms)
             })
             .collect())
     }

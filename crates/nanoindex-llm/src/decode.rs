@@ -4,9 +4,53 @@
 //! evaluate the token and go on. A backend supplies the steps ([`DecodeSteps`]); the loop
 //! decides when to stop and what text was generated.
 
-use crate::generate::{GenerateRequest, StopReason, TokenControl};
+use std::time::Instant;
+
+use crate::generate::{GenerateRequest, Generation, StopReason, TokenControl};
 use crate::stream::{StreamEvent, TextStream};
-use crate::Result;
+use crate::{LlmError, Result};
+
+/// Checks that a prompt of `n_prompt` tokens (`what`: "the prompt", "prompt 3 of the batch")
+/// is not empty and leaves room for at least one generated token in a context of `n_ctx`.
+///
+/// # Errors
+/// [`LlmError::InvalidRequest`] naming both sizes.
+pub fn check_prompt(n_prompt: usize, n_ctx: usize, what: &str) -> Result<()> {
+    if n_prompt == 0 {
+        return Err(LlmError::InvalidRequest(format!("{what} is empty")));
+    }
+    if n_prompt + 1 > n_ctx {
+        return Err(LlmError::InvalidRequest(format!(
+            "{what} has `{n_prompt}` tokens but the context holds `{n_ctx}`; shorten it or \
+             load the model with a larger context"
+        )));
+    }
+    Ok(())
+}
+
+/// How many leading tokens of `prompt` a key/value cache holding `cached` can keep: their
+/// common prefix, less at least the last prompt token, which is evaluated again so that its
+/// logits exist.
+#[must_use]
+pub fn reusable_prefix<T: PartialEq>(cached: &[T], prompt: &[T]) -> usize {
+    cached
+        .iter()
+        .zip(prompt)
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(prompt.len().saturating_sub(1))
+}
+
+/// Milliseconds since `since`.
+#[must_use]
+pub fn elapsed_ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+/// A count as the `u32` the [`Generation`] fields hold (saturating).
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 /// What a backend does at each step of decoding one sequence.
 pub trait DecodeSteps {
@@ -45,6 +89,30 @@ pub struct Decoded {
     pub tokens: Vec<u32>,
     /// Why decoding stopped.
     pub stop_reason: StopReason,
+}
+
+impl Decoded {
+    /// The [`Generation`] of this decoded sequence, for a prompt of `n_prompt` tokens of
+    /// which `n_cached` came from the cache, with the prefill and decode times.
+    #[must_use]
+    pub fn into_generation(
+        self,
+        n_prompt: usize,
+        n_cached: usize,
+        prefill_ms: f64,
+        decode_ms: f64,
+    ) -> Generation {
+        Generation {
+            n_completion_tokens: count(self.tokens.len()),
+            text: self.text,
+            tokens: self.tokens,
+            n_prompt_tokens: count(n_prompt),
+            n_cached_prompt_tokens: count(n_cached),
+            prefill_ms,
+            decode_ms,
+            stop_reason: self.stop_reason,
+        }
+    }
 }
 
 /// Decodes one sequence for `request` (its `max_tokens` and `stop` strings) with `steps`;
@@ -193,5 +261,35 @@ mod tests {
         );
         let (d, _) = run(&base.clone().with_max_tokens(0), &mut script(100), 0);
         assert_eq!((d.stop_reason, d.tokens.len()), (StopReason::MaxTokens, 0));
+    }
+
+    #[test]
+    fn prompts_are_checked_and_the_cache_keeps_all_but_the_last_shared_token() {
+        assert!(check_prompt(3, 4, "the prompt").is_ok());
+        let full = check_prompt(4, 4, "the prompt").unwrap_err().to_string();
+        assert!(
+            full.contains("`4` tokens but the context holds `4`"),
+            "{full}"
+        );
+        let empty = check_prompt(0, 4, "a prompt of the batch").unwrap_err();
+        assert!(empty.to_string().contains("a prompt of the batch is empty"));
+        assert_eq!(reusable_prefix(&[1, 2, 3, 9], &[1, 2, 3, 4, 5]), 3);
+        assert_eq!(reusable_prefix(&[1, 2, 3], &[1, 2, 3]), 2);
+        assert_eq!(reusable_prefix::<u32>(&[], &[7]), 0);
+        assert_eq!(reusable_prefix::<u32>(&[7], &[]), 0);
+        let generation = Decoded {
+            text: "Paris".into(),
+            tokens: vec![5, 6],
+            stop_reason: StopReason::EndOfGeneration,
+        }
+        .into_generation(10, 4, 2.0, 3.0);
+        assert_eq!(
+            (
+                generation.n_prompt_tokens,
+                generation.n_cached_prompt_tokens,
+                generation.n_completion_tokens
+            ),
+            (10, 4, 2)
+        );
     }
 }

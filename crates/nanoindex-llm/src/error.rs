@@ -75,12 +75,4 @@ pub enum LlmError {
     /// The engine failed while tokenising, decoding or sampling.
     #[error("inference failed: {0}")]
     Inference(String),
-    /// The models manifest could not be parsed.
-    #[error("invalid models manifest `{}`: {reason}", path.display())]
-    Manifest {
-        /// The manifest file.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
 }

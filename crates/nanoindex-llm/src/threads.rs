@@ -1,6 +1,9 @@
 //! How many CPU threads a backend may use: never more than asked for, one by default.
 
-use crate::{LlmError, Result, THREADS_ENV};
+use crate::{LlmError, Result};
+
+/// Environment variable with the number of CPU threads a backend may use.
+pub const THREADS_ENV: &str = nanoindex_core::dirs::THREADS_ENV;
 
 /// The thread count for inference: `explicit` if given, else `NANOINDEX_THREADS`, else 1.
 ///

@@ -15,6 +15,7 @@ pub mod layout;
 pub mod locate;
 pub mod normalize;
 mod outline;
+mod recover;
 pub mod write;
 
 use mupdf::pdf::{PdfDocument, Permission};
@@ -67,9 +68,9 @@ pub fn extract_bytes(
     options: &ExtractOptions,
 ) -> Result<ExtractedDocument, PdfError> {
     quiet_font_name_panics();
-    let doc = open(bytes, name, options.password.as_deref())?;
+    let (doc, recovered) = open_recovering(bytes, name, options.password.as_deref())?;
     let page_count = page_count(&doc, bytes, name)?;
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = recovered.into_iter().collect();
     if !xref_looks_intact(bytes) {
         warnings.push("the file's cross-reference table is damaged; MuPDF repaired it".to_string());
     }
@@ -218,7 +219,45 @@ fn password_forms(password: &str) -> Vec<String> {
     forms
 }
 
+/// Opens `bytes` as [`open_recovering`] does, without its note.
 fn open(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument, PdfError> {
+    Ok(open_recovering(bytes, name, password)?.0)
+}
+
+/// Opens `bytes` (checking the password); when the page tree cannot be read or claims more
+/// pages than the file could hold, the pages the file really holds are recovered into a new
+/// in-memory document (module `recover`), with a note saying so for the warnings.
+fn open_recovering(
+    bytes: &[u8],
+    name: &str,
+    password: Option<&str>,
+) -> Result<(PdfDocument, Option<String>), PdfError> {
+    let doc = open_file(bytes, name, password)?;
+    let claimed = match doc.page_count() {
+        Ok(n) if n <= 0 || i64::from(n) <= max_pages(bytes.len()) => return Ok((doc, None)),
+        Ok(n) => format!("claims {n} pages"),
+        Err(e) => format!("cannot be read ({})", mupdf_message(&e)),
+    };
+    Ok(match recover::rebuild(&doc) {
+        Some((rebuilt, found)) => (
+            rebuilt,
+            Some(format!(
+                "the file's page tree {claimed}; the {found} page{} the file holds {} recovered",
+                if found == 1 { "" } else { "s" },
+                if found == 1 { "was" } else { "were" }
+            )),
+        ),
+        None => (doc, None),
+    })
+}
+
+/// Most pages a file of `len` bytes can hold: every page needs a page dictionary of some 30
+/// bytes, so a larger count is a lie and must not drive allocation.
+fn max_pages(len: usize) -> i64 {
+    (len / 30).max(1) as i64
+}
+
+fn open_file(bytes: &[u8], name: &str, password: Option<&str>) -> Result<PdfDocument, PdfError> {
     let path = name.to_string();
     if bytes.is_empty() {
         return Err(PdfError::EmptyFile { path });
@@ -271,10 +310,7 @@ fn page_count(doc: &PdfDocument, bytes: &[u8], name: &str) -> Result<u32, PdfErr
             reason: "no pages could be recovered".to_string(),
         });
     }
-    // Every page needs at least a page dictionary of some 30 bytes: a larger count is a lie
-    // and must not drive allocation.
-    let limit = (bytes.len() / 30).max(1) as i64;
-    if i64::from(count) > limit {
+    if i64::from(count) > max_pages(bytes.len()) {
         return Err(PdfError::Damaged {
             path,
             reason: format!(
@@ -771,6 +807,51 @@ mod tests {
             "{:?}",
             doc.warnings
         );
+    }
+
+    /// A page tree whose `/Count` claims a billion pages over two real ones: MuPDF alone
+    /// cannot read it; the two pages are recovered, read, found by quote search and
+    /// reported in a warning.
+    #[test]
+    fn a_page_tree_that_lies_about_its_count_keeps_the_pages_it_has() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page()
+            .text(72.0, 72.0, 12.0, false, "Revenue was $12 million.");
+        pdf.page()
+            .text(72.0, 72.0, 12.0, false, "The term is three years.");
+        let honest = pdf.to_bytes();
+        let text = String::from_utf8_lossy(&honest).into_owned();
+        assert!(
+            text.contains("/Count 2 >>"),
+            "the builder writes a page count"
+        );
+        let lying = text
+            .replace("/Count 2 >>", "/Count 1000000000 >>")
+            .into_bytes();
+        let doc = extract_bytes(&lying, "lying.pdf", &ExtractOptions::default()).unwrap();
+        assert_eq!(doc.page_count, 2);
+        let page_text = |p: usize| -> String {
+            doc.pages[p]
+                .blocks
+                .iter()
+                .flat_map(|b| &b.lines)
+                .map(|l| l.text.as_str())
+                .collect()
+        };
+        assert_eq!(page_text(0), "Revenue was $12 million.");
+        assert_eq!(page_text(1), "The term is three years.");
+        assert!(
+            doc.warnings
+                .iter()
+                .any(|w| w.contains("page tree")
+                    && w.contains("2 pages the file holds were recovered")),
+            "{:?}",
+            doc.warnings
+        );
+        let finder = locate::QuoteFinder::open(&lying, "lying.pdf", None).unwrap();
+        assert!(finder
+            .locate(2, "three years")
+            .is_some_and(|boxes| !boxes.is_empty()));
     }
 
     #[test]

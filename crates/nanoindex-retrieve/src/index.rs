@@ -5,10 +5,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, TokenEmbedder, TokenEmbedding};
-use nanoindex_core::{DocumentGraph, DocumentTree, NodeId, TreeNode};
+use nanoindex_core::{DocumentGraph, DocumentTree, EntityType, NodeId, TreeNode};
 
-use crate::analysis::{numbers_in, tokenize, FinancialTokenizer};
+use crate::analysis::{tokenize, FinancialTokenizer};
 use crate::query::{QueryAnalysis, Statement};
+pub use nanoindex_core::figures::is_table_row;
+use nanoindex_core::figures::numbers_in;
 
 /// Characters of a passage (after its title path) given to the dense embedder; all-MiniLM
 /// reads up to 256 word pieces, but its cost grows with the square of the length: the head of
@@ -278,7 +280,7 @@ impl RetrievalIndex {
         let entity_nodes = graph
             .entities
             .iter()
-            .filter(|e| e.entity_type != "section")
+            .filter(|e| e.entity_type != EntityType::Section)
             .map(|e| {
                 (
                     tokenize(&e.name).into_iter().collect(),
@@ -583,7 +585,7 @@ impl RetrievalIndex {
         per_page: usize,
     ) -> Vec<Snippet> {
         let mut scored: Vec<(f32, usize)> = Vec::new();
-        let top = pages.first().map_or(1.0, |p| p.score.max(1e-6));
+        let top = top_score(pages);
         for page in pages {
             let Some(ids) = self.page_lines.get(&page.page_no) else {
                 continue;
@@ -594,10 +596,7 @@ impl RetrievalIndex {
                 .filter(|(s, _)| *s > 0.0)
                 .collect();
             on_page.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            let statement = query
-                .statement
-                .is_some_and(|st| self.is_statement_page(page.page_no, st));
-            let bonus = 0.3 * page.score / top + if statement { 0.5 } else { 0.0 };
+            let bonus = self.page_bonus(query, page, top);
             for (s, i) in on_page.into_iter().take(per_page) {
                 scored.push((s + bonus, i));
             }
@@ -608,6 +607,38 @@ impl RetrievalIndex {
             .take(max_snippets)
             .map(|(score, i)| self.snippet(i, score))
             .collect()
+    }
+
+    /// How well line `line` answers `query` as evidence, given the page ranking `pages` (best
+    /// first): its [`line_score`](Self::line_score), plus 0.3 × its page's score relative to
+    /// the best page, plus 0.5 on the financial statement the question names or implies. The
+    /// one evidence score: [`snippets`](Self::snippets) orders lines by it, and `ask` ranks
+    /// evidence found by other means (keyword search, the reader) with it.
+    #[must_use]
+    pub fn evidence_score(&self, query: &QueryAnalysis, pages: &[PageHit], line: usize) -> f32 {
+        let page_no = self.lines[line].page_no;
+        let bonus = pages.iter().find(|h| h.page_no == page_no).map_or_else(
+            || self.statement_bonus(query, page_no),
+            |page| self.page_bonus(query, page, top_score(pages)),
+        );
+        self.line_score(query, line) + bonus
+    }
+
+    /// The share of a page's rank and its statement bonus in [`evidence_score`](Self::evidence_score).
+    fn page_bonus(&self, query: &QueryAnalysis, page: &PageHit, top: f32) -> f32 {
+        0.3 * page.score / top + self.statement_bonus(query, page.page_no)
+    }
+
+    /// 0.5 when page `page_no` is the financial statement the question names or implies.
+    fn statement_bonus(&self, query: &QueryAnalysis, page_no: u32) -> f32 {
+        if query
+            .statement
+            .is_some_and(|st| self.is_statement_page(page_no, st))
+        {
+            0.5
+        } else {
+            0.0
+        }
     }
 
     /// Lines of `page_no` containing any of `terms` (exact analysed terms), best first; for
@@ -705,6 +736,11 @@ impl RetrievalIndex {
     }
 }
 
+/// The best page's score of a ranking (best first), kept above zero for division.
+fn top_score(pages: &[PageHit]) -> f32 {
+    pages.first().map_or(1.0, |p| p.score.max(1e-6))
+}
+
 /// Distinct years ([`YEARS`](crate::analysis::YEARS)) written in `text`, in order, when the line is a column header:
 /// `None` when it holds other figures too (beyond day numbers of dates).
 #[must_use]
@@ -723,64 +759,6 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
         }
     }
     Some(years)
-}
-
-/// Words (of two letters or more) a table row may have between its first and last figure:
-/// units and marks such as "NM", "pts", "bps", "million".
-const MAX_WORDS_BETWEEN_FIGURES: usize = 3;
-
-/// Whether a line is a table row: two or more figures, ending in a figure (`1,577`, `(96)`,
-/// `22.4%`), with at most three words (units, "NM") between its figures. The one definition of a row for retrieval and the reader of `ask`. The days and
-/// years of written dates are not figures ("… on June 29, 2020" ends a line of prose), nor is
-/// a footnote mark glued to a word ("61 days1").
-#[must_use]
-pub fn is_table_row(text: &str) -> bool {
-    let text = text.trim_end();
-    let last = text.split_whitespace().last().unwrap_or("");
-    if last.chars().any(char::is_alphabetic)
-        || !text.ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '%')
-    {
-        return false;
-    }
-    let numbers = numbers_in(text);
-    // Between a row's figures stand at most a few words ("NM", "pts", a unit); a line of
-    // prose that wraps at a number has a clause there ("$1.6 billion compared to $1.5
-    // billion at the end of the fourth quarter of fiscal 2021. The $104.2").
-    if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
-        let words = text[first.range.end..last.range.start.max(first.range.end)]
-            .split_whitespace()
-            .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
-            .count();
-        if words > MAX_WORDS_BETWEEN_FIGURES {
-            return false;
-        }
-    }
-    let mut figures = 0;
-    let mut day_before = false;
-    for n in &numbers {
-        let before = text[..n.range.start].trim_end();
-        let month_before = before
-            .rsplit(|c: char| !c.is_alphabetic())
-            .next()
-            .is_some_and(is_month_word);
-        let whole = n.decimals == 0 && !n.percent && n.value > 0.0;
-        let day = whole && n.value <= 31.0 && month_before;
-        let year = n.is_year() && (month_before || (day_before && before.ends_with(',')));
-        if !(day || year) {
-            figures += 1;
-        }
-        day_before = day;
-    }
-    figures >= 2
-}
-
-/// A month's name or its three-letter abbreviation, any case (`June`, `Sep`).
-fn is_month_word(word: &str) -> bool {
-    let w = word.to_lowercase();
-    w.len() >= 3
-        && crate::analysis::MONTHS
-            .iter()
-            .any(|m| *m == w || m.starts_with(&w) && w.len() == 3)
 }
 
 /// Ends with sentence punctuation (or a closing quote or parenthesis after it).
@@ -807,27 +785,6 @@ fn normalise(values: &mut [f32]) {
 mod tests {
     use super::*;
     use nanoindex_core::{assign_node_ids, CrossReference, Entity, TextPageSpan};
-
-    #[test]
-    fn rows_are_figures_not_dates_or_footnote_marks() {
-        for row in [
-            "Purchases of PP&E (1,577) (1,373) (1,420)",
-            "iPhone $ 39,669 $ 40,665 (2)% $ 156,778 $ 162,863 (4)%",
-            "Fiscal years 2024 2023",
-            "Balance at June 30, 2023 1,204 1,150",
-            "Comparable sales 4.2 % NM 3.1 % 2.0 %",
-        ] {
-            assert!(is_table_row(row), "{row}");
-        }
-        for prose in [
-            "the district court rulings in Zepeda Rivas. Instead, on June 29, 2020",
-            "Instead, on June 29, 2020—61 days1",
-            "the briefing concludes on Aug 17, 2020",
-            "billion compared to $1.5 billion at the end of the fourth quarter of fiscal 2021. The $104.2",
-        ] {
-            assert!(!is_table_row(prose), "{prose}");
-        }
-    }
 
     fn node(title: &str, page: u32, text: &str) -> TreeNode {
         let mut n = TreeNode::new(title, page, page);

@@ -2,6 +2,8 @@
 //! financial statement it names or implies, and the fiscal years it asks about.
 
 use crate::analysis::{is_year, tokenize};
+pub use nanoindex_core::metrics::Statement;
+use nanoindex_core::metrics::METRICS;
 
 /// Words that describe how to answer rather than what to find ("give a response ... in
 /// USD millions ... round to one decimal"); dropped from the query terms.
@@ -82,41 +84,6 @@ const QUESTION_BOILERPLATE: &[&str] = &[
     "they",
 ];
 
-/// A primary financial statement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Statement {
-    /// Statement of cash flows.
-    CashFlows,
-    /// Balance sheet / statement of financial position.
-    BalanceSheet,
-    /// Income statement / statement of operations / earnings.
-    Income,
-}
-
-impl Statement {
-    /// Lowercase phrases that title this statement in filings (matched against the first
-    /// lines of a page and against node titles).
-    #[must_use]
-    pub fn title_phrases(self) -> &'static [&'static str] {
-        match self {
-            Statement::CashFlows => &["cash flows", "cash flow"],
-            Statement::BalanceSheet => {
-                &["balance sheet", "financial position", "financial condition"]
-            }
-            Statement::Income => &[
-                "statements of operations",
-                "statement of operations",
-                "statements of income",
-                "statement of income",
-                "income statement",
-                "statements of earnings",
-                "statement of earnings",
-                "results of operations",
-            ],
-        }
-    }
-}
-
 /// Phrases naming a statement in a question.
 const STATEMENT_NAMES: &[(&str, Statement)] = &[
     ("cash flow", Statement::CashFlows),
@@ -127,70 +94,6 @@ const STATEMENT_NAMES: &[(&str, Statement)] = &[
     ("statement of operations", Statement::Income),
     ("p&l", Statement::Income),
     ("profit and loss", Statement::Income),
-];
-
-/// Financial metrics: a phrase in the question, the line-item words filings use for it, the
-/// statement it is read from, and whether it is a quantity (a figure answers it). Standard
-/// US GAAP line-item vocabulary, not tuned to any question set.
-#[rustfmt::skip]
-const METRICS: &[(&str, &str, Option<Statement>, bool)] = &[
-    ("capital expenditure", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows), true),
-    ("capex", "purchases property plant equipment additions capital expenditures", Some(Statement::CashFlows), true),
-    ("ppne", "property plant equipment net", Some(Statement::BalanceSheet), true),
-    ("pp&e", "property plant equipment net", Some(Statement::BalanceSheet), true),
-    ("property, plant", "property plant equipment net", Some(Statement::BalanceSheet), true),
-    ("cogs", "cost revenue sales goods sold", Some(Statement::Income), true),
-    ("cost of goods", "cost revenue sales goods sold", Some(Statement::Income), true),
-    ("gross margin", "gross profit margin net sales revenue cost", Some(Statement::Income), true),
-    ("operating margin", "operating income profit net sales revenue", Some(Statement::Income), true),
-    ("net profit margin", "net income earnings net sales revenue", Some(Statement::Income), true),
-    ("net income", "net income earnings", Some(Statement::Income), true),
-    ("revenue", "revenue net sales", Some(Statement::Income), true),
-    ("ebitda", "ebitda adjusted earnings depreciation amortization", None, true),
-    ("effective tax", "effective tax rate provision income taxes before", Some(Statement::Income), true),
-    ("capital intensive", "capital expenditures property plant equipment net total assets", None, false),
-    ("capital-intensive", "capital expenditures property plant equipment net total assets", None, false),
-    ("cyclical", "cyclical cycle economic conditions demand", None, false),
-    ("quick ratio", "current assets cash equivalents receivable inventories current liabilities", Some(Statement::BalanceSheet), true),
-    ("current ratio", "total current assets total current liabilities", Some(Statement::BalanceSheet), true),
-    ("current liabilities", "total current liabilities", Some(Statement::BalanceSheet), true),
-    ("current assets", "total current assets", Some(Statement::BalanceSheet), true),
-    ("inventor", "merchandise inventories", Some(Statement::BalanceSheet), true),
-    ("debt", "long-term debt borrowings notes current portion", Some(Statement::BalanceSheet), true),
-    ("cash and cash equivalents", "cash equivalents", Some(Statement::BalanceSheet), true),
-    ("dividend", "dividends paid per share", None, true),
-    ("share repurchase", "repurchases common stock shares repurchased", None, true),
-    ("stock repurchase", "repurchases common stock shares repurchased", None, true),
-    ("buyback", "repurchases common stock shares repurchased", None, true),
-    ("acquisition", "acquired acquisitions business combinations purchase price", None, false),
-    ("restructuring", "restructuring liability charges employee", None, false),
-    ("operating activities", "net cash provided operating activities", Some(Statement::CashFlows), true),
-    ("investing activities", "net cash used investing activities", Some(Statement::CashFlows), true),
-    ("financing activities", "net cash used financing activities", Some(Statement::CashFlows), true),
-    ("segment", "segment sales organic growth", None, false),
-    ("legal", "legal proceedings litigation lawsuits", None, false),
-    ("lawsuit", "legal proceedings litigation lawsuits", None, false),
-    ("customer", "customers revenue concentration", None, false),
-    ("employee", "employees workforce headcount", None, true),
-    ("workforce", "employees workforce headcount", None, true),
-    ("headcount", "employees workforce headcount", None, true),
-    ("liability cap", "limitation liability aggregate exceed", None, true),
-    ("terminate", "termination notice terminate", None, false),
-    ("governing law", "governed laws state jurisdiction", None, false),
-];
-
-/// Metric phrases of the financial lexicon whose value is computed from several line items:
-/// their words are inputs to find, not other names of the metric.
-pub const COMPUTED_METRICS: &[&str] = &[
-    "gross margin",
-    "operating margin",
-    "net profit margin",
-    "ebitda",
-    "effective tax",
-    "capital intensive",
-    "capital-intensive",
-    "quick ratio",
-    "current ratio",
 ];
 
 /// What a question asks for, in retrieval terms.
@@ -204,7 +107,7 @@ pub struct QueryAnalysis {
     pub expansions: Vec<String>,
     /// The expansions that are other names of the line item asked for ("purchases of
     /// property, plant and equipment" for capital expenditure), as opposed to the inputs of a
-    /// measure computed from several line items ([`COMPUTED_METRICS`]: a margin, a ratio,
+    /// measure computed from several line items ([`Metric::computed`](nanoindex_core::metrics::Metric::computed): a margin, a ratio,
     /// EBITDA): a row labelled "Depreciation and amortization" is no answer to EBITDA.
     pub alternatives: Vec<String>,
     /// The statement the question names or its metric implies.
@@ -246,12 +149,11 @@ impl QueryAnalysis {
         let mut expansions: Vec<String> = Vec::new();
         let mut alternatives: Vec<String> = Vec::new();
         let mut metric_found = false;
-        for (phrase, words, implied, quantity) in METRICS {
-            if lower.contains(phrase) {
-                metric_found |= *quantity;
-                let inputs = COMPUTED_METRICS.contains(phrase);
-                for w in tokenize(words) {
-                    if !inputs && !terms.contains(&w) && !alternatives.contains(&w) {
+        for metric in METRICS {
+            if metric.question_phrases.iter().any(|p| lower.contains(p)) {
+                metric_found |= metric.quantity;
+                for w in tokenize(metric.line_items) {
+                    if !metric.computed && !terms.contains(&w) && !alternatives.contains(&w) {
                         alternatives.push(w.clone());
                     }
                     if !terms.contains(&w) && !expansions.contains(&w) {
@@ -259,7 +161,7 @@ impl QueryAnalysis {
                     }
                 }
                 if statement.is_none() {
-                    statement = *implied;
+                    statement = metric.statement;
                 }
             }
         }

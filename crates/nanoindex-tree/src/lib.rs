@@ -21,7 +21,7 @@ mod sec;
 use std::collections::HashMap;
 
 use nanoindex_core::extract::ExtractedDocument;
-use nanoindex_core::{assign_node_ids, BoundingBox, PageDimensions, TreeNode};
+use nanoindex_core::{assign_node_ids, BoundingBox, PageDimensions, SplitMethod, TreeNode};
 
 pub use assemble::Anchor;
 pub use sec::Form;
@@ -228,7 +228,7 @@ fn mark_split(structure: &mut [TreeNode], positions: &[usize]) {
     fn walk(nodes: &mut [TreeNode], counter: &mut usize, positions: &[usize]) {
         for node in nodes {
             if positions.binary_search(counter).is_ok() {
-                node.split_method = Some("headings".to_string());
+                node.split_method = Some(SplitMethod::Headings);
             }
             *counter += 1;
             walk(&mut node.nodes, counter, positions);

@@ -138,6 +138,8 @@ pub enum BatchEvent<'a> {
         pages: u32,
         /// Its node count before enrichment.
         nodes: usize,
+        /// Seconds its extraction and structure took (not counting the model's work).
+        seconds: f64,
     },
     /// Before the model's work on a document, its structure-only tree and graph were written
     /// (an interrupted run leaves them; the enriched ones replace them).
@@ -218,7 +220,7 @@ impl NanoIndex {
                 crate::prepare::TREE_REVISION,
                 crate::prepare::GRAPH_REVISION,
                 c.llm,
-                nanoindex_llm::DEFAULT_TEXT_MODEL,
+                nanoindex_models::DEFAULT_TEXT_MODEL,
                 c.llm_options,
                 c.password.is_some()
             )
@@ -403,11 +405,13 @@ impl NanoIndex {
         })?;
         let sha = sha256_hex(&bytes);
         let bytes = bytes.as_slice();
+        let extraction = std::time::Instant::now();
         let tree = self.structure(bytes, path)?;
         on_event(BatchEvent::Extracted {
             path,
             pages: tree.extraction_metadata.page_count,
             nodes: tree.iter_nodes().count(),
+            seconds: extraction.elapsed().as_secs_f64(),
         });
         let name = tree.doc_name.clone();
         let tree_path = out_dir.join(format!("{name}.tree.json"));

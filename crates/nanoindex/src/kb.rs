@@ -18,6 +18,7 @@ use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_kb::lint::Problem;
 use nanoindex_kb::{Added, NewDocument, Selected, Status, Store, StoredPassage};
 use nanoindex_retrieve::analysis::{tokenize, MONTHS};
+use nanoindex_retrieve::Passage;
 
 use crate::ask::{AskDocument, AskOptions};
 use crate::{doc_name, sha256_hex, IndexError, NanoIndex, Prepared};
@@ -183,16 +184,19 @@ impl KnowledgeBase {
             })?),
             _ => None,
         };
+        // `all` gives one vector per passage of this very index, in its order.
         let passages: Vec<StoredPassage> = doc
             .index()
             .passages()
             .iter()
-            .map(|p| StoredPassage {
+            .enumerate()
+            .map(|(i, p)| StoredPassage {
                 node_id: p.node_id.to_string(),
                 title_path: p.title_path.clone(),
                 page_no: p.page_no,
                 terms: tokenize(&format!("{}\n{}", p.title_path, p.text)),
                 text: p.text.clone(),
+                vector: vectors.as_ref().and_then(|v| v.get(i).cloned()),
             })
             .collect();
         let name_terms = tokenize(&name.replace(['_', '-', '.'], " "));
@@ -203,7 +207,6 @@ impl KnowledgeBase {
             tree: &doc.tree,
             graph: &doc.graph,
             passages: &passages,
-            vectors: vectors.as_deref(),
             name_terms: &name_terms,
         })?;
         if added != Added::Unchanged(name.clone()) {
@@ -394,10 +397,18 @@ impl KnowledgeBase {
             path.display().to_string(),
             self.engine.config().password.clone(),
         );
-        if let (Some(e), Some(stored)) = (self.engine.embedder(&mut |_| {}), vectors) {
+        if let Some(e) = self.engine.embedder(&mut |_| {}) {
             document = document.with_vectors(e.model_name(), None);
             if let Some(v) = document.vectors() {
-                v.remember(&stored);
+                v.remember(vectors.into_iter().map(|s| {
+                    let passage = Passage {
+                        node_id: s.node_id.as_str().into(),
+                        title_path: s.title_path,
+                        page_no: s.page_no,
+                        text: s.text,
+                    };
+                    (passage, s.vector)
+                }));
             }
         }
         let prepared = Prepared {

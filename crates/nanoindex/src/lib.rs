@@ -43,6 +43,7 @@ mod error;
 pub mod kb;
 pub mod llm;
 mod prepare;
+pub(crate) mod text;
 mod vectors;
 
 use std::path::Path;

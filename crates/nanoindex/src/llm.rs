@@ -7,11 +7,16 @@
 
 use std::path::{Path, PathBuf};
 
-pub use nanoindex_llm::thread_count;
 pub use nanoindex_llm::{
-    default_models_dir, BackendSpec, ChatMessage, ChatRole, Embedder, GenerateRequest, Generation,
-    LlmError, ModelEntry, ModelFileStatus, ModelInfo, ModelManifest, StopReason, TextGenerator,
-    TokenControl, DEFAULT_EMBEDDING_MODEL, DEFAULT_TEXT_MODEL, MODELS_DIR_ENV, THREADS_ENV,
+    thread_count, BackendSpec, ChatMessage, ChatRole, Embedder, GenerateRequest, Generation,
+    LlmError, ModelInfo, StopReason, TextGenerator, TokenControl, THREADS_ENV,
+};
+pub use nanoindex_models::hf::offline as hf_offline;
+#[cfg(feature = "pull")]
+pub use nanoindex_models::hf::{cached as hf_cached, pull as hf_pull};
+pub use nanoindex_models::{
+    default_models_dir, ModelEntry, ModelFileStatus, ModelManifest, ModelsError,
+    DEFAULT_EMBEDDING_MODEL, DEFAULT_TEXT_MODEL, MODELS_DIR_ENV,
 };
 
 /// How to load a text model.
@@ -210,73 +215,6 @@ fn load_bert(_dir: &Path) -> Result<Box<dyn Embedder>, LlmError> {
         backend: "embeddings".into(),
         feature: "embeddings".into(),
     })
-}
-
-/// Whether `HF_HUB_OFFLINE` forbids downloads (`1`, `true`, `yes`, `on`).
-#[must_use]
-pub fn hf_offline() -> bool {
-    std::env::var("HF_HUB_OFFLINE").is_ok_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "1" | "true" | "yes" | "on"
-        )
-    })
-}
-
-#[cfg(feature = "pull")]
-fn hf_repo(repo: &str, revision: Option<&str>) -> hf_hub::Repo {
-    match revision {
-        Some(r) => {
-            hf_hub::Repo::with_revision(repo.to_string(), hf_hub::RepoType::Model, r.to_string())
-        }
-        None => hf_hub::Repo::model(repo.to_string()),
-    }
-}
-
-/// The cached copy of `file` from the Hugging Face model repository `repo` (at `revision`,
-/// default `main`) in the Hugging Face cache (`$HF_HOME/hub`, else
-/// `~/.cache/huggingface/hub`), without any network use. Feature `pull` (default).
-#[cfg(feature = "pull")]
-#[must_use]
-pub fn hf_cached(repo: &str, file: &str, revision: Option<&str>) -> Option<PathBuf> {
-    hf_hub::Cache::from_env()
-        .repo(hf_repo(repo, revision))
-        .get(file)
-}
-
-/// `models pull`: the path of `file` from the Hugging Face model repository `repo`, from
-/// the cache when it is there, else downloaded into the cache — the one command that
-/// downloads, and only when asked. With `HF_HUB_OFFLINE=1` only the cache is looked at.
-/// Feature `pull` (default): without it the engine links no download code.
-///
-/// # Errors
-/// [`LlmError::ModelNotFound`] when offline and the file is not cached;
-/// [`LlmError::Load`] when the download fails (no network, unknown repository or file).
-#[cfg(feature = "pull")]
-pub fn hf_pull(repo: &str, file: &str, revision: Option<&str>) -> Result<PathBuf, LlmError> {
-    if let Some(path) = hf_cached(repo, file, revision) {
-        return Ok(path);
-    }
-    let cache = hf_hub::Cache::from_env();
-    if hf_offline() {
-        return Err(LlmError::ModelNotFound {
-            path: cache
-                .path()
-                .join(hf_repo(repo, revision).folder_name())
-                .join(file),
-        });
-    }
-    let fail = |reason: String| LlmError::Load {
-        path: PathBuf::from(format!("{repo}/{file}")),
-        reason,
-    };
-    let api = hf_hub::api::sync::ApiBuilder::from_cache(cache)
-        .with_progress(false)
-        .build()
-        .map_err(|e| fail(e.to_string()))?;
-    api.repo(hf_repo(repo, revision))
-        .get(file)
-        .map_err(|e| fail(format!("download from the Hugging Face Hub failed: {e}")))
 }
 
 #[cfg(test)]

@@ -21,8 +21,10 @@ use nanoindex_llm::Embedder;
 use crate::ask::AskDocument;
 use crate::{sha256_hex, IndexError, NanoIndex};
 
-/// Revision of the graph builder's output; cached graphs of other revisions are rebuilt.
-pub const GRAPH_REVISION: u32 = 2;
+/// Revision of the graph builder's output (3: table rows told from prose by the one rule of
+/// `nanoindex_core::figures`, a sentence ending in a date is prose); cached graphs of other
+/// revisions are rebuilt.
+pub const GRAPH_REVISION: u32 = 3;
 
 /// Revision of the tree builder's output (2: the split cascade; 3: a statement's unit line
 /// such as "(In millions)" is kept as text, not dropped as a running header; 4: a page whose

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use nanoindex_llm::{Embedder, LlmError};
-use nanoindex_retrieve::{QueryAnalysis, RetrievalIndex};
+use nanoindex_retrieve::{Passage, QueryAnalysis, RetrievalIndex};
 use sha2::{Digest, Sha256};
 
 /// The cache file's first bytes (format 1).
@@ -129,18 +129,17 @@ impl PassageVectors {
         Ok((vectors, missing.len()))
     }
 
-    /// Takes `vectors`, one per passage in the index's order (as a store that kept them by
-    /// passage ordinal gives them back), keyed by their passages' texts from now on. Returns
-    /// `false`, taking none, when their number is not the number of passages.
-    pub fn remember(&self, vectors: &[Vec<f32>]) -> bool {
-        if vectors.len() != self.texts.len() {
-            return false;
-        }
+    /// Takes vectors computed elsewhere (a knowledge base's store), each with the passage it
+    /// was computed for; each is keyed by the text that passage embeds
+    /// ([`nanoindex_retrieve::dense_texts`]), so it serves only a passage of this index with
+    /// that same text. Returns how many of them were new.
+    pub fn remember(&self, stored: impl IntoIterator<Item = (Passage, Vec<f32>)>) -> usize {
+        let (passages, vectors): (Vec<Passage>, Vec<Vec<f32>>) = stored.into_iter().unzip();
+        let texts = nanoindex_retrieve::dense_texts(&passages);
         let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
-        for (text, v) in self.texts.iter().zip(vectors) {
-            known.insert(key(text), v.clone());
-        }
-        true
+        let before = known.len();
+        known.extend(texts.iter().map(|t| key(t)).zip(vectors));
+        known.len() - before
     }
 
     /// Vectors of every passage, in the index's order (see [`PassageVectors::vectors`]).
@@ -272,6 +271,62 @@ mod tests {
         assert_eq!(decode(&bytes), Some(vectors));
         assert_eq!(decode(&bytes[..bytes.len() - 1]), None);
         assert_eq!(decode(b"NIVECT00\x03\0\0\0"), None);
+    }
+
+    /// An embedder that must never be called: every vector asked for is already known.
+    struct NoEmbedder;
+
+    impl Embedder for NoEmbedder {
+        fn model_name(&self) -> &str {
+            "test-model"
+        }
+        fn dimension(&self) -> usize {
+            2
+        }
+        fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+            Err(LlmError::InvalidRequest(format!(
+                "asked to embed {texts:?}"
+            )))
+        }
+    }
+
+    /// Stored vectors are taken by the text of their passage, whatever their order: a
+    /// store that lists them in another order, or lacks one, cannot give a passage another
+    /// passage's vector.
+    #[test]
+    fn remembered_vectors_follow_their_text_not_their_position() {
+        use nanoindex_core::{assign_node_ids, DocumentGraph, DocumentTree, TreeNode};
+        let mut structure: Vec<TreeNode> = ["Revenue grew strongly", "Capital spending fell"]
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let mut n = TreeNode::new(format!("Part {i}"), i as u32 + 1, i as u32 + 1);
+                n.text = Some((*text).to_string());
+                n
+            })
+            .collect();
+        assign_node_ids(&mut structure);
+        let tree = DocumentTree {
+            structure,
+            ..DocumentTree::default()
+        };
+        let index = RetrievalIndex::build(&tree, &DocumentGraph::default());
+        let vectors = PassageVectors::open(&index, "test-model", None);
+        let mut stored: Vec<(Passage, Vec<f32>)> = index
+            .passages()
+            .iter()
+            .cloned()
+            .zip([vec![1.0, 0.0], vec![0.0, 1.0]])
+            .collect();
+        stored.reverse();
+        // A vector of a passage whose text this index no longer has is never used.
+        let mut stale = stored[0].0.clone();
+        stale.text = "Revenue fell".into();
+        stored.push((stale, vec![9.0, 9.0]));
+        assert_eq!(vectors.remember(stored), 3);
+        let (got, embedded) = vectors.vectors(&NoEmbedder, &[0, 1]).unwrap();
+        assert_eq!(embedded, 0);
+        assert_eq!(got, [vec![1.0, 0.0], vec![0.0, 1.0]]);
     }
 
     #[test]

@@ -81,7 +81,10 @@ fn inner_headings_split_an_oversized_outline_leaf_without_a_model() {
     let doc = index_with(&engine, &bytes, "handbook.pdf");
     assert_eq!(doc.tree.extraction_metadata.tree_method, "outline");
     let terms = find(&doc.tree, "Terms");
-    assert_eq!(terms.split_method.as_deref(), Some("headings"));
+    assert_eq!(
+        terms.split_method,
+        Some(nanoindex_core::SplitMethod::Headings)
+    );
     let titles: Vec<&str> = terms.nodes.iter().map(|n| n.title.as_str()).collect();
     assert_eq!(titles, ["Payment", "Termination", "Governing law"]);
     assert_eq!(doc.report.llm_calls, 0);
@@ -219,8 +222,8 @@ fn contract_and_filing_entities_point_at_their_nodes() {
             enrich: EnrichOptions {
                 summaries: false,
                 domain: Some("legal_contract".parse().unwrap()),
-                entity_types: vec!["Service Line".into()],
-                relation_types: vec!["provides".into()],
+                entity_types: vec!["Service Line".parse().unwrap()],
+                relation_types: vec!["provides".parse().unwrap()],
                 ..EnrichOptions::default()
             },
             ..Config::default()
@@ -249,7 +252,12 @@ fn contract_and_filing_entities_point_at_their_nodes() {
         g.relationships
             .iter()
             .find(|r| {
-                r.source == source && r.target == target && r.relation_type.as_deref() == Some(kind)
+                r.source == source
+                    && r.target == target
+                    && r.relation_type
+                        .as_ref()
+                        .map(nanoindex_core::RelationType::as_str)
+                        == Some(kind)
             })
             .unwrap_or_else(|| panic!("no {source} -{kind}-> {target} in {:#?}", g.relationships))
     };

@@ -169,11 +169,11 @@ fn cross_references_resolve_to_numbered_nodes() {
             ("0000.0002".into(), "0000.0001".into(), "Clause 2".into(), 2),
         ]
     );
-    assert!(doc
-        .graph
-        .relationships
-        .iter()
-        .all(|r| r.relation_type.as_deref() == Some("references")));
+    assert!(doc.graph.relationships.iter().all(|r| r
+        .relation_type
+        .as_ref()
+        .map(nanoindex_core::RelationType::as_str)
+        == Some("references")));
 }
 
 #[test]

@@ -284,23 +284,13 @@ impl Session<'_> {
         (!cited.is_empty()).then_some(cited)
     }
 
-    /// How well a snippet answers the question: its line's share of the question's terms,
-    /// its page's retrieval rank (relative to the best page), and a bonus on the financial
-    /// statement the question names or implies.
+    /// How well a snippet answers the question: retrieval's one evidence score
+    /// ([`RetrievalIndex::evidence_score`](nanoindex_retrieve::RetrievalIndex::evidence_score))
+    /// of its line under this question's page ranking.
     pub(super) fn evidence_rank(&self, s: &Snippet) -> f32 {
-        let top = self.ranking.first().map_or(1.0, |h| h.score.max(1e-6));
-        let page = self
-            .ranking
-            .iter()
-            .find(|h| h.page_no == s.page_no)
-            .map_or(0.0, |h| h.score / top);
-        let statement = self
-            .query
-            .statement
-            .is_some_and(|st| self.doc.index.is_statement_page(s.page_no, st));
-        self.doc.index.line_score(&self.query, s.line)
-            + 0.3 * page
-            + if statement { 0.5 } else { 0.0 }
+        self.doc
+            .index
+            .evidence_score(&self.query, &self.ranking, s.line)
     }
 
     /// The evidence snippet that best matches the question.

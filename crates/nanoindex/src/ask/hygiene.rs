@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::text::{sentences, Cuts};
+
 /// What makes a sentence an instruction addressed to a model rather than text for a reader:
 /// an order to ignore the question or the instructions, an order to the answerer ("you must
 /// answer", "answer with", "cite this page only"), a model's role ("as an AI", "you are an
@@ -43,7 +45,7 @@ pub fn looks_like_instruction(text: &str) -> bool {
 pub fn without_instructions(text: &str) -> (Option<String>, Vec<String>) {
     let mut kept = Vec::new();
     let mut dropped = Vec::new();
-    for range in super::reader::sentences(text) {
+    for range in sentences(text, 0..text.len(), Cuts::Clauses) {
         let sentence = text[range].trim();
         if looks_like_instruction(sentence) {
             dropped.push(sentence.to_string());
@@ -85,7 +87,7 @@ pub(super) fn is_degenerate(draft: &str) -> bool {
     if lower.contains("column:") || lower.contains("(page ") || lower.contains("evidence line") {
         return true;
     }
-    crate::enrich::text::is_repetitive(draft)
+    crate::text::is_repetitive(draft)
 }
 
 /// The draft without lines that merely repeat the prompt (evidence entries, "Question:").

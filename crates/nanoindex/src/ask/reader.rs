@@ -19,6 +19,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use nanoindex_core::figures::is_row_before;
 use nanoindex_core::NodeId;
 use nanoindex_retrieve::analysis::{is_year, numbers_in, tokenize, MONTHS};
 use nanoindex_retrieve::table::read_cell_in;
@@ -32,6 +33,7 @@ use super::answer_type::{self, AnswerType};
 use super::choice;
 use super::compare;
 use super::spans;
+use crate::text::{sentences, Cuts};
 
 /// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
 /// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive".
@@ -382,22 +384,15 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
     for &page in input.pages {
         let ids = input.index.page_line_ids(page);
         // A line of figures that the next line of its passage continues in lower case is
-        // prose wrapped at a number ("… fiscal 2022 totaled $1.6" / "billion compared to …").
-        // ("iPhone" under a row is a row label, not a continuation: the word must be all
-        // lower case, and the row must end in a bare figure.)
+        // prose wrapped at a number (the one rule: `figures::is_row_before`).
         let is_row = |k: usize| {
-            let text = &lines[ids[k]].text;
-            is_table_row(text)
-                && !(text.trim_end().ends_with(|c: char| c.is_ascii_digit())
-                    && ids.get(k + 1).is_some_and(|&n| {
-                        let next = &lines[n].text;
-                        lines[n].passage == lines[ids[k]].passage
-                            && next
-                                .split_whitespace()
-                                .next()
-                                .is_some_and(|w| w.chars().all(|c| c.is_lowercase()))
-                            && !is_table_row(next)
-                    }))
+            let line = &lines[ids[k]];
+            let next = ids
+                .get(k + 1)
+                .map(|&n| &lines[n])
+                .filter(|n| n.passage == line.passage)
+                .map(|n| n.text.as_str());
+            is_row_before(&line.text, next)
         };
         let mut i = 0;
         // The stems of the last line ending in a colon, while only rows have followed it.
@@ -451,7 +446,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     .map_or(ids[i], |(_, id)| *id)
             };
             group = if text.trim_end().ends_with(':') {
-                sentences(&text)
+                sentences(&text, 0..text.len(), Cuts::Clauses)
                     .last()
                     .map(|r| stems(&text[r.clone()]))
                     .unwrap_or_default()
@@ -459,7 +454,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 Vec::new()
             };
             let mut previous: Vec<String> = Vec::new();
-            for range in sentences(&text) {
+            for range in sentences(&text, 0..text.len(), Cuts::Clauses) {
                 let sentence = text[range.clone()].trim();
                 if sentence.len() < 3 {
                     continue;
@@ -486,48 +481,6 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
 /// A table-of-contents line: dot leaders, or a short title ending in a page number.
 fn is_contents_line(text: &str) -> bool {
     text.contains("....") || text.contains(". . .") || text.contains("……")
-}
-
-/// Byte ranges of the sentences of `text`: cut after `.`, `?`, `!` or `;` followed by a space
-/// and an uppercase letter, digit or opening quote, but not after common abbreviations
-/// (`Inc.`, `No.`, `U.S.`, `Sec.`, single initials).
-#[must_use]
-pub fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
-    const ABBREVIATIONS: &[&str] = &[
-        "inc", "no", "co", "corp", "ltd", "sec", "secs", "mr", "mrs", "ms", "dr", "prof", "st",
-        "v", "vs", "art", "para", "u.s", "u.s.c", "e.g", "i.e", "cf", "fig", "jr", "sr", "n.c",
-        "s.a", "l.p", "n.a", "et al", "approx", "ex", "pp", "p", "nos", "cl",
-    ];
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if matches!(b, b'.' | b'?' | b'!' | b';') && i + 2 < bytes.len() && bytes[i + 1] == b' ' {
-            let next = text[i + 2..].chars().next().unwrap_or(' ');
-            let word_before = text[start..i]
-                .rsplit(|c: char| c.is_whitespace() || c == '(')
-                .next()
-                .unwrap_or("")
-                .to_lowercase();
-            let abbreviation = b == b'.'
-                && (ABBREVIATIONS.contains(&word_before.as_str())
-                    || (word_before.chars().count() == 1
-                        && word_before.chars().all(char::is_alphabetic)));
-            if !abbreviation
-                && (next.is_uppercase() || next.is_ascii_digit() || "\"“(".contains(next))
-            {
-                out.push(start..i + 1);
-                start = i + 2;
-            }
-        }
-        i += 1;
-    }
-    if start < text.len() {
-        out.push(start..text.len());
-    }
-    out
 }
 
 /// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
@@ -2279,7 +2232,10 @@ mod tests {
     #[test]
     fn sentences_are_cut_at_sentence_ends_not_abbreviations() {
         let text = "Reynolds Group Holdings Inc. is a party. See Sec. 3.1 of the U.S. Code; the fee is $5. Done";
-        let got: Vec<&str> = sentences(text).into_iter().map(|r| &text[r]).collect();
+        let got: Vec<&str> = sentences(text, 0..text.len(), Cuts::Clauses)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
         assert_eq!(
             got,
             [

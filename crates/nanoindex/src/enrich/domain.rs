@@ -1,54 +1,56 @@
 //! Built-in extraction domains: which entity and relationship types the model is asked
 //! for in each kind of document, and what to look for.
 
+use nanoindex_core::{EntityType, RelationType};
+
 /// Entity and relationship types for one kind of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DomainPreset {
     /// Domain name as `--domain` takes it.
     pub name: &'static str,
     /// Entity types the model may use.
-    pub entity_types: &'static [&'static str],
+    pub entity_types: &'static [EntityType],
     /// Relationship types the model may use.
-    pub relation_types: &'static [&'static str],
+    pub relation_types: &'static [RelationType],
     /// One line for the prompt: what matters in this kind of document.
     pub focus: &'static str,
 }
 
-const FINANCIAL_ENTITIES: &[&str] = &[
-    "organization",
-    "person",
-    "money",
-    "percentage",
-    "date",
-    "metric",
-    "product",
-    "location",
-    "legal_reference",
+const FINANCIAL_ENTITIES: &[EntityType] = &[
+    EntityType::Organization,
+    EntityType::Person,
+    EntityType::Money,
+    EntityType::Percentage,
+    EntityType::Date,
+    EntityType::Metric,
+    EntityType::Product,
+    EntityType::Location,
+    EntityType::LegalReference,
 ];
-const FINANCIAL_RELATIONS: &[&str] = &[
-    "has_value",
-    "grew_by",
-    "subsidiary_of",
-    "holds_title",
-    "operates_in",
-    "references",
+const FINANCIAL_RELATIONS: &[RelationType] = &[
+    RelationType::HasValue,
+    RelationType::GrewBy,
+    RelationType::SubsidiaryOf,
+    RelationType::HoldsTitle,
+    RelationType::OperatesIn,
+    RelationType::References,
 ];
-const LEGAL_ENTITIES: &[&str] = &[
-    "organization",
-    "person",
-    "money",
-    "date",
-    "legal_reference",
-    "location",
-    "percentage",
+const LEGAL_ENTITIES: &[EntityType] = &[
+    EntityType::Organization,
+    EntityType::Person,
+    EntityType::Money,
+    EntityType::Date,
+    EntityType::LegalReference,
+    EntityType::Location,
+    EntityType::Percentage,
 ];
-const LEGAL_RELATIONS: &[&str] = &[
-    "governed_by",
-    "references",
-    "holds_title",
-    "subsidiary_of",
-    "has_value",
-    "operates_in",
+const LEGAL_RELATIONS: &[RelationType] = &[
+    RelationType::GovernedBy,
+    RelationType::References,
+    RelationType::HoldsTitle,
+    RelationType::SubsidiaryOf,
+    RelationType::HasValue,
+    RelationType::OperatesIn,
 ];
 
 /// The built-in domains, in `--domain` order.
@@ -96,30 +98,40 @@ pub const DOMAINS: &[DomainPreset] = &[
     DomainPreset {
         name: "medical",
         entity_types: &[
-            "organization",
-            "person",
-            "product",
-            "date",
-            "metric",
-            "percentage",
-            "location",
+            EntityType::Organization,
+            EntityType::Person,
+            EntityType::Product,
+            EntityType::Date,
+            EntityType::Metric,
+            EntityType::Percentage,
+            EntityType::Location,
         ],
-        relation_types: &["has_value", "references", "operates_in", "holds_title"],
+        relation_types: &[
+            RelationType::HasValue,
+            RelationType::References,
+            RelationType::OperatesIn,
+            RelationType::HoldsTitle,
+        ],
         focus: "a medical or clinical document: sponsors, investigators, drugs and devices, \
                 endpoints and their values",
     },
     DomainPreset {
         name: "insurance",
         entity_types: &[
-            "organization",
-            "person",
-            "money",
-            "percentage",
-            "date",
-            "product",
-            "legal_reference",
+            EntityType::Organization,
+            EntityType::Person,
+            EntityType::Money,
+            EntityType::Percentage,
+            EntityType::Date,
+            EntityType::Product,
+            EntityType::LegalReference,
         ],
-        relation_types: &["has_value", "governed_by", "references", "subsidiary_of"],
+        relation_types: &[
+            RelationType::HasValue,
+            RelationType::GovernedBy,
+            RelationType::References,
+            RelationType::SubsidiaryOf,
+        ],
         focus: "an insurance policy: insurer, insured, coverages, limits, deductibles, \
                 exclusions and dates",
     },
@@ -127,13 +139,13 @@ pub const DOMAINS: &[DomainPreset] = &[
         name: "generic",
         entity_types: FINANCIAL_ENTITIES,
         relation_types: &[
-            "has_value",
-            "grew_by",
-            "subsidiary_of",
-            "holds_title",
-            "operates_in",
-            "governed_by",
-            "references",
+            RelationType::HasValue,
+            RelationType::GrewBy,
+            RelationType::SubsidiaryOf,
+            RelationType::HoldsTitle,
+            RelationType::OperatesIn,
+            RelationType::GovernedBy,
+            RelationType::References,
         ],
         focus: "any document: the organisations, people, amounts, dates and places it names",
     },
@@ -196,18 +208,18 @@ pub fn domain_names() -> Vec<&'static str> {
 }
 
 /// The entity and relationship types to ask for: the preset's, then the user's custom
-/// types (lowercased, spaces as underscores), without duplicates.
+/// types (already checked and normalised when parsed, see [`EntityType`]'s `FromStr`),
+/// without duplicates.
 pub fn types_for(
     preset: &DomainPreset,
-    custom_entities: &[String],
-    custom_relations: &[String],
-) -> (Vec<String>, Vec<String>) {
-    fn merged(base: &[&str], custom: &[String]) -> Vec<String> {
-        let mut out: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+    custom_entities: &[EntityType],
+    custom_relations: &[RelationType],
+) -> (Vec<EntityType>, Vec<RelationType>) {
+    fn merged<T: Clone + PartialEq>(base: &[T], custom: &[T]) -> Vec<T> {
+        let mut out: Vec<T> = base.to_vec();
         for c in custom {
-            let c = c.trim().to_lowercase().replace([' ', '-'], "_");
-            if !c.is_empty() && !out.contains(&c) {
-                out.push(c);
+            if !out.contains(c) {
+                out.push(c.clone());
             }
         }
         out
@@ -255,8 +267,8 @@ mod tests {
     fn custom_types_are_appended_once() {
         let (e, r) = types_for(
             preset("legal_contract").unwrap(),
-            &["Clause Type".into(), "person".into()],
-            &["terminates".into()],
+            &["Clause Type".parse().unwrap(), "person".parse().unwrap()],
+            &["terminates".parse().unwrap()],
         );
         assert_eq!(e.last().unwrap(), "clause_type");
         assert_eq!(e.iter().filter(|t| *t == "person").count(), 1);

@@ -8,12 +8,14 @@
 //! of that window. Kept items are merged into the graph by normalised name
 //! (`nanoindex_graph::entities::merge_into`).
 
-use nanoindex_core::{estimate_tokens, DocumentGraph, Entity, Relationship, TreeNode};
+use nanoindex_core::{
+    estimate_tokens, DocumentGraph, Entity, EntityType, RelationType, Relationship, TreeNode,
+};
 use nanoindex_llm::{GenerateRequest, LlmError};
 use serde_json::json;
 
-use super::text::{boundaries, head, pack};
 use super::Calls;
+use crate::text::{boundaries, head, pack};
 
 /// Estimated tokens of text per extraction window.
 pub const WINDOW_TOKENS: usize = 350;
@@ -52,8 +54,8 @@ pub(crate) fn extract(
     nodes: &[&TreeNode],
     graph: &mut DocumentGraph,
     calls: &mut Calls<'_, '_>,
-    entity_types: &[String],
-    relation_types: &[String],
+    entity_types: &[EntityType],
+    relation_types: &[RelationType],
     focus: &str,
     min_tokens: usize,
 ) -> Result<EntityStats, LlmError> {
@@ -76,6 +78,8 @@ pub(crate) fn extract(
         }
     }
     stats.windows = windows.len();
+    let entity_names: Vec<&str> = entity_types.iter().map(EntityType::as_str).collect();
+    let relation_names: Vec<&str> = relation_types.iter().map(RelationType::as_str).collect();
     let schema = json!({
         "type": "object",
         "properties": {
@@ -85,7 +89,7 @@ pub(crate) fn extract(
                     "type": "object",
                     "properties": {
                         "name": {"type": "string", "maxLength": 80},
-                        "type": {"type": "string", "enum": entity_types}
+                        "type": {"type": "string", "enum": entity_names}
                     },
                     "required": ["name", "type"]
                 },
@@ -98,7 +102,7 @@ pub(crate) fn extract(
                     "type": "object",
                     "properties": {
                         "source": {"type": "string", "maxLength": 80},
-                        "relation": {"type": "string", "enum": relation_types},
+                        "relation": {"type": "string", "enum": relation_names},
                         "target": {"type": "string", "maxLength": 80}
                     },
                     "required": ["source", "relation", "target"]
@@ -120,8 +124,8 @@ pub(crate) fn extract(
                  and the relationships between them (types: {}).",
                 nodes[w.node].title,
                 w.text,
-                entity_types.join(", "),
-                relation_types.join(", ")
+                entity_names.join(", "),
+                relation_names.join(", ")
             );
             GenerateRequest::chat(&system, &user)
                 .with_max_tokens(320)
@@ -144,17 +148,16 @@ pub(crate) fn extract(
         {
             let name = e.get("name").and_then(|v| v.as_str()).unwrap_or("");
             let kind = e.get("type").and_then(|v| v.as_str()).unwrap_or("");
-            let known = entity_types.iter().any(|t| t == kind);
-            match verbatim(&window.text, name) {
-                Some(found)
-                    if known
-                        && plausible(&found, kind)
+            let known = entity_types.iter().find(|t| *t == kind);
+            match (verbatim(&window.text, name), known) {
+                (Some(found), Some(known))
+                    if plausible(&found, known)
                         && !kept.iter().any(|(k, _)| *k == found.to_lowercase()) =>
                 {
                     stats.kept_entities += 1;
                     entities.push(Entity {
                         name: found.clone(),
-                        entity_type: kind.to_string(),
+                        entity_type: known.clone(),
                         description: format!("named in \"{}\" (found by the model)", node.title),
                         source_node_ids: vec![node.node_id.clone()],
                     });
@@ -175,16 +178,15 @@ pub(crate) fn extract(
                 kept.iter().find(|(k, _)| *k == key).map(|(_, n)| n.clone())
             };
             let relation = r.get("relation").and_then(|v| v.as_str()).unwrap_or("");
-            match (end("source"), end("target")) {
-                (Some(source), Some(target))
-                    if source != target && relation_types.iter().any(|t| t == relation) =>
-                {
+            let known = relation_types.iter().find(|t| *t == relation);
+            match (end("source"), end("target"), known) {
+                (Some(source), Some(target), Some(relation)) if source != target => {
                     stats.kept_relationships += 1;
                     relationships.push(Relationship {
                         source,
                         target,
-                        relation_type: Some(relation.to_string()),
-                        keywords: relation.replace('_', " "),
+                        relation_type: Some(relation.clone()),
+                        keywords: relation.as_str().replace('_', " "),
                         description: format!("stated in \"{}\" (found by the model)", node.title),
                         source_node_ids: vec![node.node_id.clone()],
                     });
@@ -206,7 +208,7 @@ const TRAILING: &[char] = &[',', '.', ';', ':', ')', '"', '\''];
 /// figure and a percent sign or word, dates a year, a month or a day figure; people two
 /// capitalised words and no figures; organisations and places an initial capital and
 /// not only figures. Custom types are not checked.
-fn plausible(name: &str, kind: &str) -> bool {
+fn plausible(name: &str, kind: &EntityType) -> bool {
     let has_digit = name.chars().any(|c| c.is_ascii_digit());
     let lower = name.to_lowercase();
     let capitalised = name
@@ -214,22 +216,22 @@ fn plausible(name: &str, kind: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
     match kind {
-        "money" => {
+        EntityType::Money => {
             has_digit
                 && (name.contains(['$', '€', '£', '¥'])
                     || ["dollar", "usd", "eur", "million", "billion", "thousand"]
                         .iter()
                         .any(|w| lower.contains(w)))
         }
-        "percentage" => has_digit && (name.contains('%') || lower.contains("percent")),
-        "date" => {
+        EntityType::Percentage => has_digit && (name.contains('%') || lower.contains("percent")),
+        EntityType::Date => {
             has_digit
                 || nanoindex_retrieve::analysis::MONTHS
                     .iter()
                     .chain(&["quarter", "fiscal"])
                     .any(|m| lower.contains(m))
         }
-        "person" => {
+        EntityType::Person => {
             !has_digit
                 && name.split_whitespace().count() >= 2
                 && name
@@ -239,10 +241,10 @@ fn plausible(name: &str, kind: &str) -> bool {
                     .iter()
                     .any(|w| lower.split_whitespace().any(|x| x.trim_matches('.') == *w))
         }
-        "organization" | "location" | "product" => {
+        EntityType::Organization | EntityType::Location | EntityType::Product => {
             capitalised && name.chars().any(char::is_alphabetic)
         }
-        "metric" | "legal_reference" => name.chars().any(char::is_alphabetic),
+        EntityType::Metric | EntityType::LegalReference => name.chars().any(char::is_alphabetic),
         _ => true,
     }
 }
@@ -326,13 +328,16 @@ mod tests {
 
     #[test]
     fn types_must_fit_the_name() {
-        assert!(plausible("$4.2 billion", "money"));
-        assert!(!plausible("Acme Corporation", "money"));
-        assert!(!plausible("Acme Corporation", "person"));
-        assert!(plausible("Jane Smith", "person"));
-        assert!(plausible("12%", "percentage"));
-        assert!(!plausible("Acme Corporation", "percentage"));
-        assert!(plausible("fiscal 2025", "date"));
-        assert!(!plausible("europe", "location"));
+        assert!(plausible("$4.2 billion", &"money".parse().unwrap()));
+        assert!(!plausible("Acme Corporation", &"money".parse().unwrap()));
+        assert!(!plausible("Acme Corporation", &"person".parse().unwrap()));
+        assert!(plausible("Jane Smith", &"person".parse().unwrap()));
+        assert!(plausible("12%", &"percentage".parse().unwrap()));
+        assert!(!plausible(
+            "Acme Corporation",
+            &"percentage".parse().unwrap()
+        ));
+        assert!(plausible("fiscal 2025", &"date".parse().unwrap()));
+        assert!(!plausible("europe", &"location".parse().unwrap()));
     }
 }

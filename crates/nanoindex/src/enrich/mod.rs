@@ -17,7 +17,6 @@ pub mod domain;
 mod entities;
 mod split;
 mod summary;
-pub(crate) mod text;
 
 use std::time::Instant;
 
@@ -41,9 +40,9 @@ pub struct EnrichOptions {
     /// content (the tree's `domain`, when it is a known one), else `generic`.
     pub domain: Option<domain::Domain>,
     /// Extra entity types for the model, beyond the domain's.
-    pub entity_types: Vec<String>,
+    pub entity_types: Vec<nanoindex_core::EntityType>,
     /// Extra relationship types for the model, beyond the domain's.
-    pub relation_types: Vec<String>,
+    pub relation_types: Vec<nanoindex_core::RelationType>,
     /// Ask the model for entities and relationships (needs a model).
     pub llm_entities: bool,
     /// Most requests sent to the model together.

@@ -18,14 +18,14 @@
 
 use std::ops::Range;
 
-use nanoindex_core::{estimate_tokens, SourceSpan, TextPageSpan, TreeNode};
+use nanoindex_core::{estimate_tokens, SourceSpan, SplitMethod, TextPageSpan, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 use serde_json::json;
 
-use super::text::{
-    boundaries, find_opening, head, opening_words, pack, paragraphs, sentences, title_of,
-};
 use super::{node_at, Calls};
+use crate::text::{
+    boundaries, find_opening, head, opening_words, pack, paragraphs, sentences, title_of, Cuts,
+};
 
 /// What the cascade did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -83,24 +83,25 @@ pub(crate) fn split_oversized(
         let mut plan = None;
         if let Some(calls) = calls.as_deref_mut() {
             plan = llm_boundaries(node, &text, keep, calls, &mut stats)?
-                .map(|pieces| (pieces, "llm_boundaries"));
+                .map(|pieces| (pieces, SplitMethod::LlmBoundaries));
             if plan.is_none() && is_dense(&text, limit) {
-                plan = propositions(&text, keep, calls, &mut stats)?.map(|p| (p, "propositions"));
+                plan = propositions(&text, keep, calls, &mut stats)?
+                    .map(|p| (p, SplitMethod::Propositions));
             }
         }
         let (pieces, method) = plan.unwrap_or_else(|| {
             (
                 paragraph_chunks(&node.title, &text, keep, limit),
-                "paragraphs",
+                SplitMethod::Paragraphs,
             )
         });
         if pieces.len() < 2 && pieces.first().is_none_or(|p| p.range.start <= keep) {
             continue;
         }
         match method {
-            "llm_boundaries" => stats.llm_boundaries += 1,
-            "propositions" => stats.propositions += 1,
-            _ => stats.paragraphs += 1,
+            SplitMethod::LlmBoundaries => stats.llm_boundaries += 1,
+            SplitMethod::Propositions => stats.propositions += 1,
+            SplitMethod::Headings | SplitMethod::Paragraphs => stats.paragraphs += 1,
         }
         apply(node, &text, pieces, method);
         for child in &mut node.nodes {
@@ -110,7 +111,7 @@ pub(crate) fn split_oversized(
                 let pieces = paragraph_chunks(&child.title, &child_text, keep, limit);
                 if pieces.len() >= 2 {
                     stats.paragraphs += 1;
-                    apply(child, &child_text, pieces, "paragraphs");
+                    apply(child, &child_text, pieces, SplitMethod::Paragraphs);
                 }
             }
         }
@@ -182,7 +183,7 @@ fn candidate_starts(text: &str) -> Vec<usize> {
     if starts.len() < 4 {
         for p in &paras {
             starts.extend(
-                sentences(text, p.clone())
+                sentences(text, p.clone(), Cuts::Sentences)
                     .into_iter()
                     .map(|s| s.start)
                     .filter(|&s| s > 0),
@@ -276,7 +277,7 @@ fn propositions(
     let sentence_ranges: Vec<Range<usize>> = paragraphs(text)
         .into_iter()
         .filter(|p| p.start >= keep)
-        .flat_map(|p| sentences(text, p))
+        .flat_map(|p| sentences(text, p, Cuts::Sentences))
         .collect();
     let sentence_starts: Vec<usize> = sentence_ranges.iter().map(|s| s.start).collect();
     let windows = pack(
@@ -430,7 +431,7 @@ fn pieces_from_starts(
 }
 
 /// Turns `pieces` of `text` (the node's own text) into children of `node`.
-fn apply(node: &mut TreeNode, text: &str, pieces: Vec<Piece>, method: &str) {
+fn apply(node: &mut TreeNode, text: &str, pieces: Vec<Piece>, method: SplitMethod) {
     let intro_end = pieces.first().map_or(text.len(), |p| p.range.start);
     let mut children = Vec::with_capacity(pieces.len());
     for piece in pieces {
@@ -472,7 +473,7 @@ fn apply(node: &mut TreeNode, text: &str, pieces: Vec<Piece>, method: &str) {
     let intro = text[..intro_end].trim_end();
     node.text = (!intro.trim().is_empty()).then(|| intro.to_string());
     node.text_pages.retain(|p| p.offset < intro.len().max(1));
-    node.split_method = Some(method.to_string());
+    node.split_method = Some(method);
     node.nodes = children;
 }
 
@@ -522,7 +523,7 @@ mod tests {
         let mut calls = Calls::new(&mut llm, 4);
         let stats = split_oversized(&mut structure, Some(&mut calls), 200).unwrap();
         let node = &structure[0];
-        assert_eq!(node.split_method.as_deref(), Some("llm_boundaries"));
+        assert_eq!(node.split_method, Some(SplitMethod::LlmBoundaries));
         assert_eq!(stats.rejected_boundaries, 1);
         let titles: Vec<&str> = node.nodes.iter().map(|c| c.title.as_str()).collect();
         assert_eq!(titles.len(), 2, "{titles:?}");
@@ -541,7 +542,7 @@ mod tests {
         // The second child (Warranty and Liability) is still over the limit: re-split by
         // paragraphs, its pieces verbatim slices of its own text.
         let second = &node.nodes[1];
-        assert_eq!(second.split_method.as_deref(), Some("paragraphs"));
+        assert_eq!(second.split_method, Some(SplitMethod::Paragraphs));
         let own = &text[second.source_span.unwrap().start..second.source_span.unwrap().end];
         for piece in &second.nodes {
             let s = piece.source_span.unwrap();
@@ -568,7 +569,7 @@ mod tests {
         let stats = split_oversized(&mut structure, Some(&mut calls), 200).unwrap();
         assert_eq!(stats.rejected_boundaries, 2);
         let node = &structure[0];
-        assert_eq!(node.split_method.as_deref(), Some("paragraphs"));
+        assert_eq!(node.split_method, Some(SplitMethod::Paragraphs));
         assert!(node.nodes.len() >= 3, "{}", node.nodes.len());
         for child in &node.nodes {
             assert!(estimate_tokens(child.text.as_deref().unwrap()) <= 200);
@@ -598,7 +599,7 @@ mod tests {
         let windows = pack(
             &text,
             0..text.len(),
-            &sentences(&text, 0..text.len())
+            &sentences(&text, 0..text.len(), Cuts::Sentences)
                 .iter()
                 .map(|s| s.start)
                 .collect::<Vec<_>>(),
@@ -617,7 +618,7 @@ mod tests {
         let mut calls = Calls::new(&mut llm, 4);
         let stats = split_oversized(&mut structure, Some(&mut calls), 200).unwrap();
         let node = &structure[0];
-        assert_eq!(node.split_method.as_deref(), Some("propositions"));
+        assert_eq!(node.split_method, Some(SplitMethod::Propositions));
         assert_eq!(stats.rejected_propositions, 1);
         assert_eq!(node.nodes.len(), 2);
         let first = &node.nodes[0];

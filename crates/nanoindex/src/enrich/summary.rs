@@ -13,8 +13,8 @@
 use nanoindex_core::{estimate_tokens, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
-use super::text::{boundaries, head, pack, paragraphs, sentences};
 use super::{node_at, Calls};
+use crate::text::{boundaries, head, pack, paragraphs, sentences, Cuts};
 
 /// Nodes with less own text than this (estimated tokens) get no summary of their own text;
 /// a parent still gets one from its children.
@@ -198,7 +198,7 @@ pub(crate) fn describe(
         .with_stop(["\n\n"]);
     let reply = calls.one(&request)?;
     let text = clean(&reply.text);
-    Ok((!text.is_empty() && !super::text::is_repetitive(&text)).then_some(text))
+    Ok((!text.is_empty() && !crate::text::is_repetitive(&text)).then_some(text))
 }
 
 fn collect(nodes: &[TreeNode], path: &mut Vec<usize>, out: &mut Vec<Target>) {
@@ -341,12 +341,12 @@ fn echoes_prompt(summary: &str) -> bool {
 /// restate the prompt's labels.
 pub(crate) fn usable(summary: &str, source: &str) -> bool {
     let s = words(summary);
-    if s.len() < 4 || super::text::is_repetitive(summary) || echoes_prompt(summary) {
+    if s.len() < 4 || crate::text::is_repetitive(summary) || echoes_prompt(summary) {
         return false;
     }
     let Some(first) = paragraphs(source)
         .into_iter()
-        .flat_map(|p| sentences(source, p))
+        .flat_map(|p| sentences(source, p, Cuts::Sentences))
         .map(|r| words(&source[r]))
         .find(|w| w.len() >= 3)
     else {

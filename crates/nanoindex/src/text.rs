@@ -1,5 +1,5 @@
-//! Text segmentation shared by the split cascade and the enrichment prompts: paragraphs,
-//! sentences, opening words and titles, all as byte ranges of the original text so that
+//! Text segmentation shared by `ask` and the enrichment (the split cascade and its prompts):
+//! paragraphs, sentences, opening words and titles, all as byte ranges of the original text so that
 //! whatever is cut from it stays verbatim.
 
 use std::ops::Range;
@@ -31,10 +31,28 @@ pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// Sentences inside `range` of `text`: a sentence ends after `.`, `!` or `?` (and any
-/// closing quote or bracket) followed by whitespace and then an uppercase letter, a digit,
-/// a quote or a bracket — or at a blank line. Ranges are trimmed of surrounding whitespace.
-pub fn sentences(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+/// Where [`sentences`] cuts besides sentence ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cuts {
+    /// Sentence ends only: `.`, `!`, `?` (the split cascade, summaries).
+    Sentences,
+    /// Sentence ends and `;` before a capitalised clause ("… the Effective Date; Licensee
+    /// shall …"): the reader's units, where one clause carries one value.
+    Clauses,
+}
+
+/// The one sentence rule of the engine (the reader, the instruction filter, the split
+/// cascade and the summaries use it): sentences inside `range` of `text`, as byte ranges of
+/// `text` trimmed of surrounding whitespace. A sentence ends after `.`, `!` or `?` (and `;`
+/// with [`Cuts::Clauses`]), then any closing quotes or brackets, then whitespace and an
+/// uppercase letter, a digit, a quote or a bracket — unless the word before the period is an
+/// abbreviation ([`is_abbreviation`]: `Inc.`, `No.`, `Sec.`, `U.S.`, single initials) — and
+/// at a blank line.
+///
+/// # Panics
+///
+/// When `range` is not a range of character boundaries of `text`.
+pub fn sentences(text: &str, range: Range<usize>, cuts: Cuts) -> Vec<Range<usize>> {
     let slice = &text[range.clone()];
     let mut out = Vec::new();
     let mut start = 0;
@@ -43,7 +61,7 @@ pub fn sentences(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     while i < chars.len() {
         let (at, c) = chars[i];
         let mut end_here = None;
-        if matches!(c, '.' | '!' | '?') {
+        if matches!(c, '.' | '!' | '?') || (c == ';' && cuts == Cuts::Clauses) {
             let mut j = i + 1;
             while j < chars.len() && matches!(chars[j].1, '"' | '\'' | ')' | '”' | '’') {
                 j += 1;
@@ -55,7 +73,7 @@ pub fn sentences(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
             let next_opens = chars.get(k).is_some_and(|&(_, n)| {
                 n.is_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '“' | '(' | '[')
             });
-            if k > j && next_opens && !is_abbreviation(&slice[..at]) {
+            if k > j && next_opens && !(c == '.' && is_abbreviation(&slice[start..at])) {
                 end_here = Some((chars.get(j).map_or(slice.len(), |&(b, _)| b), k));
             }
         } else if c == '\n' && chars.get(i + 1).is_some_and(|&(_, n)| n == '\n') {
@@ -73,49 +91,28 @@ pub fn sentences(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     out
 }
 
-/// Words before a period that do not end a sentence (`Inc.`, `No.`, `U.S.`).
+/// Words that end in a period without ending a sentence, lowercase: legal and corporate
+/// abbreviations and the short month names.
+const ABBREVIATIONS: &[&str] = &[
+    "inc", "corp", "co", "ltd", "no", "nos", "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr",
+    "v", "vs", "sec", "secs", "art", "para", "cl", "p", "pp", "ex", "fig", "cf", "al", "approx",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
+/// Whether the last word of `before` (the text before a period) is an abbreviation: one of
+/// [`ABBREVIATIONS`] in any case, a single letter (an initial), or letters with inner periods
+/// (`U.S`, `e.g`, `N.A`; not a figure such as `3.5`).
 fn is_abbreviation(before: &str) -> bool {
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
         .unwrap_or("");
-    let single_initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
-    single_initial
-        || word.contains('.')
-        || matches!(
-            word,
-            "Inc"
-                | "Corp"
-                | "Co"
-                | "Ltd"
-                | "No"
-                | "Nos"
-                | "Mr"
-                | "Mrs"
-                | "Ms"
-                | "Dr"
-                | "St"
-                | "vs"
-                | "v"
-                | "e.g"
-                | "i.e"
-                | "etc"
-                | "Sec"
-                | "Art"
-                | "approx"
-                | "Jan"
-                | "Feb"
-                | "Mar"
-                | "Apr"
-                | "Jun"
-                | "Jul"
-                | "Aug"
-                | "Sep"
-                | "Sept"
-                | "Oct"
-                | "Nov"
-                | "Dec"
-        )
+    let lower = word.to_lowercase();
+    let single_initial = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+    let dotted = word.contains('.')
+        && word.chars().any(char::is_alphabetic)
+        && word.chars().all(|c| c.is_alphabetic() || c == '.');
+    single_initial || dotted || ABBREVIATIONS.contains(&lower.as_str())
 }
 
 fn push_trimmed(out: &mut Vec<Range<usize>>, slice: &str, r: Range<usize>, base: usize) {
@@ -137,7 +134,7 @@ pub fn boundaries(text: &str, limit: usize) -> Vec<usize> {
         if nanoindex_core::estimate_tokens(&text[p.clone()]) <= limit {
             continue;
         }
-        for s in sentences(text, p) {
+        for s in sentences(text, p, Cuts::Sentences) {
             bounds.push(s.start);
             if nanoindex_core::estimate_tokens(&text[s.clone()]) > limit {
                 let mut at = s.start;
@@ -310,7 +307,7 @@ mod tests {
     #[test]
     fn sentences_skip_abbreviations_and_decimals() {
         let text = "Acme Inc. Sold 3.5 tons. Revenue rose 4% in the U.S. Market. Next one?  Yes.";
-        let s: Vec<&str> = sentences(text, 0..text.len())
+        let s: Vec<&str> = sentences(text, 0..text.len(), Cuts::Sentences)
             .into_iter()
             .map(|r| &text[r])
             .collect();
@@ -321,6 +318,36 @@ mod tests {
                 "Revenue rose 4% in the U.S. Market.",
                 "Next one?",
                 "Yes."
+            ]
+        );
+    }
+
+    #[test]
+    fn clauses_cut_at_semicolons_before_capitals_and_quotes_close_sentences() {
+        let text = "The term is the “Effective Date.” The fee is 2.5. Licensee pays; Licensor ships; and so on.\nNext line.";
+        let cut = |cuts| -> Vec<&str> {
+            sentences(text, 0..text.len(), cuts)
+                .into_iter()
+                .map(|r| &text[r])
+                .collect()
+        };
+        assert_eq!(
+            cut(Cuts::Clauses),
+            [
+                "The term is the “Effective Date.”",
+                "The fee is 2.5.",
+                "Licensee pays;",
+                "Licensor ships; and so on.",
+                "Next line."
+            ]
+        );
+        assert_eq!(
+            cut(Cuts::Sentences),
+            [
+                "The term is the “Effective Date.”",
+                "The fee is 2.5.",
+                "Licensee pays; Licensor ships; and so on.",
+                "Next line."
             ]
         );
     }

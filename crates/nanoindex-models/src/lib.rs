@@ -1,18 +1,66 @@
-//! Where model files live: the models directory and the manifest of known models
-//! (`models/models.toml`, compiled into the binary).
+//! Model files of nanoindex-local: the one home of where they live (the models directory),
+//! what they are (the manifest `models/models.toml`, compiled in, with sizes and SHA-256
+//! checksums), whether they are installed intact, and the Hugging Face cache ([`hf`]).
+//!
+//! Nothing here opens a connection except [`hf::pull`], behind the `pull` feature: built
+//! without it, this crate (and the engine) links no download code. Installing the default
+//! models is `scripts/fetch-models.sh`'s job, never the program's.
+//!
+//! ```
+//! use nanoindex_models::{ModelManifest, DEFAULT_TEXT_MODEL};
+//! let manifest = ModelManifest::builtin();
+//! let model = manifest.get(DEFAULT_TEXT_MODEL).unwrap();
+//! assert!(model.files[0].path.ends_with(".gguf"));
+//! ```
+
+pub mod hf;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::{LlmError, Result};
+/// What can go wrong with model files.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelsError {
+    /// The models manifest could not be parsed.
+    #[error("invalid models manifest `{}`: {reason}", path.display())]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A model file exists but cannot be read.
+    #[error("cannot read model file `{}`: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not in the Hugging Face cache and downloads are off (`HF_HUB_OFFLINE`).
+    #[error("`{}` is not in the Hugging Face cache and HF_HUB_OFFLINE forbids downloads", path.display())]
+    NotCached {
+        /// Where the cached file would be.
+        path: PathBuf,
+    },
+    /// A download failed (no network, unknown repository or file).
+    #[error("cannot download `{what}`: {reason}")]
+    Download {
+        /// `REPO/FILE`.
+        what: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Results of this crate.
+pub type Result<T, E = ModelsError> = std::result::Result<T, E>;
 
 /// Environment variable that overrides the models directory.
 pub const MODELS_DIR_ENV: &str = nanoindex_core::dirs::MODELS_ENV;
-
-/// Environment variable with the number of CPU threads a backend may use.
-pub const THREADS_ENV: &str = nanoindex_core::dirs::THREADS_ENV;
 
 /// Manifest name of the default text model (SmolLM2-135M-Instruct Q4_1).
 pub const DEFAULT_TEXT_MODEL: &str = "smollm2-135m-instruct-q4_1";
@@ -36,7 +84,7 @@ pub fn default_models_dir() -> Option<PathBuf> {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use nanoindex_llm::models_dir_from;
+/// use nanoindex_models::models_dir_from;
 /// let dir = models_dir_from(None, None, Some(PathBuf::from("/home/a")));
 /// assert_eq!(dir, Some(PathBuf::from("/home/a/.cache/nanoindex/models")));
 /// ```
@@ -134,9 +182,9 @@ impl ModelManifest {
     ///
     /// # Errors
     ///
-    /// [`LlmError::Manifest`] when the text is not a valid manifest.
+    /// [`ModelsError::Manifest`] when the text is not a valid manifest.
     pub fn parse(text: &str, origin: &Path) -> Result<Self> {
-        toml::from_str(text).map_err(|error| LlmError::Manifest {
+        toml::from_str(text).map_err(|error| ModelsError::Manifest {
             path: origin.to_path_buf(),
             reason: error.to_string(),
         })
@@ -180,7 +228,7 @@ impl ModelFile {
     ///
     /// # Errors
     ///
-    /// [`LlmError::Io`] when the file exists but cannot be read.
+    /// [`ModelsError::Io`] when the file exists but cannot be read.
     pub fn status(&self, models_dir: &Path, verify: bool) -> Result<ModelFileStatus> {
         let path = self.location(models_dir);
         let metadata = match std::fs::metadata(&path) {
@@ -189,7 +237,7 @@ impl ModelFile {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(ModelFileStatus::Missing)
             }
-            Err(source) => return Err(LlmError::Io { path, source }),
+            Err(source) => return Err(ModelsError::Io { path, source }),
         };
         if metadata.len() != self.size {
             return Ok(ModelFileStatus::WrongSize {
@@ -211,7 +259,7 @@ impl ModelFile {
 /// Lowercase hex sha256 of a file.
 fn sha256_file(path: &Path) -> Result<String> {
     use std::io::Read;
-    let io_error = |source| LlmError::Io {
+    let io_error = |source| ModelsError::Io {
         path: path.to_path_buf(),
         source,
     };
