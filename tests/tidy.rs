@@ -55,8 +55,8 @@ const EXCLUSIVE: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// `[dependencies]` of every crate under `crates/`: crate name → (dependency → optional).
-fn manifests() -> BTreeMap<String, BTreeMap<String, bool>> {
+/// Every crate's parsed `Cargo.toml` under `crates/`: crate name → manifest.
+fn crate_manifests() -> BTreeMap<String, toml::Table> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(&root).expect("crates/ lists") {
@@ -69,53 +69,50 @@ fn manifests() -> BTreeMap<String, BTreeMap<String, bool>> {
             .as_str()
             .expect("package name")
             .to_string();
-        let deps = manifest
-            .get("dependencies")
-            .and_then(toml::Value::as_table)
-            .map(|t| {
-                t.iter()
-                    .map(|(k, v)| {
-                        let optional = v
-                            .get("optional")
-                            .and_then(toml::Value::as_bool)
-                            .unwrap_or(false);
-                        (k.clone(), optional)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.insert(name, deps);
+        out.insert(name, manifest);
     }
     out
 }
 
+/// The entries of table `key` of a manifest, each with `value` read from its entry.
+fn entries<T>(
+    manifest: &toml::Table,
+    key: &str,
+    value: impl Fn(&toml::Value) -> T,
+) -> BTreeMap<String, T> {
+    manifest
+        .get(key)
+        .and_then(toml::Value::as_table)
+        .map(|t| t.iter().map(|(k, v)| (k.clone(), value(v))).collect())
+        .unwrap_or_default()
+}
+
+/// `[dependencies]` of every crate under `crates/`: crate name → (dependency → optional).
+fn manifests() -> BTreeMap<String, BTreeMap<String, bool>> {
+    crate_manifests()
+        .into_iter()
+        .map(|(name, manifest)| {
+            let deps = entries(&manifest, "dependencies", |v| {
+                v.get("optional")
+                    .and_then(toml::Value::as_bool)
+                    .unwrap_or(false)
+            });
+            (name, deps)
+        })
+        .collect()
+}
+
 /// `[features]` of the workspace crate `name`: feature → what it enables.
 fn features(name: &str) -> BTreeMap<String, Vec<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("crates")
-        .join(name)
-        .join("Cargo.toml");
-    let text = std::fs::read_to_string(&path).expect("Cargo.toml reads");
-    let manifest: toml::Table = text.parse().expect("Cargo.toml parses");
-    manifest
-        .get("features")
-        .and_then(toml::Value::as_table)
-        .map(|t| {
-            t.iter()
-                .map(|(k, v)| {
-                    let enabled = v
-                        .as_array()
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|x| x.as_str().map(String::from))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    (k.clone(), enabled)
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    entries(&crate_manifests()[name], "features", |v| {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 fn layer(name: &str) -> Option<u8> {

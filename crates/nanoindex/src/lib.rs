@@ -1,6 +1,6 @@
 //! The nanoindex-local engine and public library API.
 //!
-//! [`NanoIndex::index`] turns a PDF into a [`DocumentTree`] and a [`DocumentGraph`]: MuPDF
+//! [`NanoIndex::index`] turns a PDF into a [`DocumentTree`](nanoindex_core::DocumentTree) and a [`DocumentGraph`](nanoindex_core::DocumentGraph): MuPDF
 //! extraction (`nanoindex-pdf`), the section tree (`nanoindex-tree`), the split cascade,
 //! cross-references and rule-based entities (`nanoindex-graph`) — zero model calls — and,
 //! when [`Config::llm`] names a model, summaries, a description and entities found by the
@@ -37,9 +37,8 @@
 //! ```
 
 pub mod ask;
-mod batch;
-pub mod enrich;
 mod error;
+mod index;
 pub mod kb;
 pub mod llm;
 mod prepare;
@@ -49,16 +48,15 @@ mod vectors;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use nanoindex_core::{DocumentGraph, DocumentTree, ExtractionMetadata, FORMAT_VERSION};
 use nanoindex_llm::{Embedder, TextGenerator};
-use nanoindex_pdf::ExtractOptions;
 
 pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
-pub use batch::{
+pub use error::IndexError;
+pub use index::batch::{
     BatchEvent, BatchItem, BatchOptions, Outcome, Shard, WrittenDocument, MANIFEST_FILE,
 };
-pub use enrich::{EnrichOptions, EnrichReport, Progress, Stage};
-pub use error::IndexError;
+pub use index::enrich::{self, EnrichOptions, EnrichReport, Progress, Stage};
+pub use index::IndexedDocument;
 pub use kb::{AddReport, KbAnswer, KbHit, KnowledgeBase};
 pub use nanoindex_core as core;
 pub use nanoindex_kb::sha256_hex;
@@ -88,17 +86,6 @@ pub struct Config {
     /// Where [`NanoIndex::prepare`] caches trees and embeddings (`None`: no cache; the CLI
     /// uses [`cache_root`]).
     pub cache: Option<std::path::PathBuf>,
-}
-
-/// A document indexed in memory.
-#[derive(Debug, Clone)]
-pub struct IndexedDocument {
-    /// The section tree.
-    pub tree: DocumentTree,
-    /// Cross-references and entities.
-    pub graph: DocumentGraph,
-    /// What enrichment did (all zero without a model).
-    pub report: EnrichReport,
 }
 
 type SharedModel = Arc<OnceLock<Result<Mutex<Box<dyn TextGenerator>>, String>>>;
@@ -168,84 +155,6 @@ impl NanoIndex {
     /// The engine's settings.
     pub fn config(&self) -> &Config {
         &self.config
-    }
-
-    /// Indexes one PDF: structure, split cascade and graph, and — when the engine has a
-    /// model — summaries, the description and model-found entities.
-    ///
-    /// # Errors
-    /// [`IndexError::Io`] when the file cannot be read, [`IndexError::Pdf`] for encrypted,
-    /// damaged, empty or page-less files, [`IndexError::NoTextLayer`] when no page has text
-    /// and the file has no outline (OCR would be needed), [`IndexError::Model`] when the
-    /// model cannot be loaded or fails.
-    pub fn index(&self, path: impl AsRef<Path>) -> Result<IndexedDocument, IndexError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| IndexError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        self.index_bytes(&bytes, path)
-    }
-
-    /// Indexes a PDF already in memory; `path` names it in the tree and in errors.
-    ///
-    /// # Errors
-    /// As [`NanoIndex::index`], without the I/O error.
-    pub fn index_bytes(&self, bytes: &[u8], path: &Path) -> Result<IndexedDocument, IndexError> {
-        let tree = self.structure(bytes, path)?;
-        self.enrich(tree, path, None)
-    }
-
-    /// Runs the model-dependent part of indexing on a structure-only `tree`
-    /// ([`NanoIndex::structure`]); `progress` hears about every batch of model requests.
-    ///
-    /// # Errors
-    /// [`IndexError::Model`] when the model cannot be loaded or fails.
-    pub fn enrich(
-        &self,
-        mut tree: DocumentTree,
-        path: &Path,
-        progress: Option<&mut dyn FnMut(&Progress)>,
-    ) -> Result<IndexedDocument, IndexError> {
-        let model_error = |source: llm::LlmError| IndexError::Model {
-            path: path.to_path_buf(),
-            reason: source.to_string(),
-        };
-        let (graph, report) = match self.model()? {
-            Some(model) => {
-                let mut guard = model.lock().unwrap_or_else(|p| p.into_inner());
-                enrich::enrich(
-                    &mut tree,
-                    Some(guard.as_mut()),
-                    &self.config.enrich,
-                    progress,
-                )
-                .map_err(model_error)?
-            }
-            None => enrich::enrich(&mut tree, None, &self.config.enrich, progress)
-                .map_err(model_error)?,
-        };
-        Ok(IndexedDocument {
-            tree,
-            graph,
-            report,
-        })
-    }
-
-    /// The enrichment that needs no model (paragraph splits of oversized leaves,
-    /// cross-references, rule-based entities) on a structure-only `tree`: the index `ask`
-    /// prepares, and the one a batch writes before the model's work.
-    pub(crate) fn enrich_without_model(
-        &self,
-        tree: &mut DocumentTree,
-        path: &Path,
-    ) -> Result<DocumentGraph, IndexError> {
-        enrich::enrich(tree, None, &self.config.enrich, None)
-            .map(|(graph, _)| graph)
-            .map_err(|e| IndexError::Model {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            })
     }
 
     /// Loads the engine's model now (it is otherwise loaded by the first document), so that
@@ -445,103 +354,5 @@ impl NanoIndex {
                 reason: reason.clone(),
             }),
         }
-    }
-
-    /// Extraction and the structure-only tree (with tier (a) of the split cascade), zero
-    /// model calls.
-    ///
-    /// # Errors
-    /// As [`NanoIndex::index`], without the I/O and model errors.
-    pub fn structure(&self, bytes: &[u8], path: &Path) -> Result<DocumentTree, IndexError> {
-        let display = path.display().to_string();
-        let options = ExtractOptions {
-            password: self.config.password.clone(),
-            ..ExtractOptions::default()
-        };
-        let extracted = nanoindex_pdf::extract_bytes(bytes, &display, &options)?;
-        let has_text = extracted.pages.iter().any(|p| !p.needs_ocr);
-        if !has_text && extracted.outline.is_empty() {
-            // A file MuPDF had to repair that yields no text is damaged, not a scan: OCR would
-            // not bring back what truncation or corruption lost.
-            if !nanoindex_pdf::xref_looks_intact(bytes) {
-                return Err(nanoindex_pdf::PdfError::Damaged {
-                    path: display,
-                    reason: format!(
-                        "repaired, but none of its {} page(s) has readable text; the file \
-                         is truncated or corrupted, not a scan",
-                        extracted.page_count
-                    ),
-                }
-                .into());
-            }
-            return Err(IndexError::NoTextLayer {
-                path: path.to_path_buf(),
-                pages: extracted.page_count,
-            });
-        }
-        let built = nanoindex_tree::build_tree_with(
-            &extracted,
-            &nanoindex_tree::TreeOptions {
-                split_tokens: self.config.enrich.split_tokens,
-            },
-        );
-        let mut warnings = extracted.warnings.clone();
-        if !has_text {
-            warnings
-                .push("no page has a text layer; the tree comes from the outline only".to_string());
-        }
-        let blank: Vec<u32> = extracted
-            .pages
-            .iter()
-            .filter(|p| p.needs_ocr)
-            .map(|p| p.page_no)
-            .collect();
-        if has_text && !blank.is_empty() {
-            let list: Vec<String> = blank.iter().take(20).map(u32::to_string).collect();
-            warnings.push(format!(
-                "{} of {} pages have no text layer (OCR would be needed): {}{}",
-                blank.len(),
-                extracted.page_count,
-                list.join(", "),
-                if blank.len() > 20 { ", …" } else { "" }
-            ));
-        }
-        let page_labels: Vec<String> = extracted
-            .pages
-            .iter()
-            .map(|p| p.label.clone().unwrap_or_default())
-            .collect();
-        let labels_differ = extracted.pages.iter().any(|p| {
-            p.label
-                .as_ref()
-                .is_some_and(|l| *l != p.page_no.to_string())
-        });
-        let metadata = ExtractionMetadata {
-            format_version: FORMAT_VERSION,
-            source_path: Some(display),
-            source_sha256: Some(sha256_hex(bytes)),
-            page_count: extracted.page_count,
-            tree_method: built.method.as_str().to_string(),
-            page_labels: if labels_differ {
-                page_labels
-            } else {
-                Vec::new()
-            },
-            pages_without_text: blank,
-            page_errors: extracted.page_errors.clone(),
-            warnings,
-            copy_forbidden: extracted.copy_forbidden,
-            extra: Default::default(),
-        };
-        let tree = DocumentTree {
-            doc_name: doc_name(path),
-            doc_description: None,
-            domain: Some(built.domain),
-            extraction_metadata: metadata,
-            structure: built.structure,
-            all_bounding_boxes: built.all_bounding_boxes,
-            page_dimensions: built.page_dimensions,
-        };
-        Ok(tree)
     }
 }
