@@ -10,7 +10,7 @@
 
 use mupdf::color::AnnotationColor;
 use mupdf::pdf::{PdfAnnotationType, PdfDocument};
-use mupdf::{Point, Quad, Rect, TextPageFlags};
+use mupdf::{Point, Quad, Rect};
 use nanoindex_core::BoundingBox;
 
 use crate::{mupdf_message, open, PdfError};
@@ -119,7 +119,7 @@ impl QuoteFinder {
         }
         let page = self.doc.load_page(page_no as i32 - 1).ok()?;
         let bounds = page.bounds().ok()?;
-        let text_page = page.to_text_page(TextPageFlags::empty()).ok()?;
+        let text_page = page.to_text_page(crate::text_flags()).ok()?;
         let needle = quote.split_whitespace().collect::<Vec<_>>().join(" ");
         if needle.is_empty() {
             return None;
