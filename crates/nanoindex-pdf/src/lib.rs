@@ -9,6 +9,7 @@
 //! Bad files give a [`PdfError`] naming the file and the reason; a page that fails to load
 //! is recorded in [`ExtractedDocument::page_errors`] and the rest is still read.
 
+mod damage;
 pub mod error;
 mod labels;
 pub mod layout;
@@ -78,9 +79,17 @@ pub fn extract_bytes(
     quiet_font_name_panics();
     let (doc, recovered) = open_recovering(bytes, name, options.password.as_deref())?;
     let page_count = page_count(&doc, bytes, name)?;
-    let mut warnings: Vec<String> = recovered.into_iter().collect();
-    if !xref_looks_intact(bytes) {
+    let damaged = !xref_looks_intact(bytes);
+    let mut warnings: Vec<String> = Vec::new();
+    if damaged {
         warnings.push("the file's cross-reference table is damaged; MuPDF repaired it".to_string());
+    }
+    match recovered {
+        Some(note) => warnings.push(note),
+        // What the repair lost, page by page (object numbers are the file's own, so not
+        // for a document rebuilt from recovered pages).
+        None if damaged => warnings.extend(damage::page_losses(&doc, bytes, page_count)),
+        None => {}
     }
     let copy_forbidden = copy_forbidden(&doc);
     if copy_forbidden {
@@ -886,6 +895,58 @@ mod tests {
             .map(|l| l.text.as_str())
             .collect();
         assert_eq!(text, ["The fee is $500."]);
+    }
+
+    /// A file cut short inside page 2's content stream: MuPDF repairs it and reads what is
+    /// left; the warnings say which page lost text and why, and page 1 is reported intact.
+    #[test]
+    fn a_cut_file_reports_per_page_what_it_lost() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page().text(72.0, 72.0, 12.0, false, "First page text.");
+        let second = pdf.page();
+        for i in 0..30 {
+            second.text(
+                72.0,
+                72.0 + 15.0 * i as f32,
+                10.0,
+                false,
+                &format!("Line {i} of the second page."),
+            );
+        }
+        let bytes = pdf.to_bytes();
+        let last_stream = bytes
+            .windows(10)
+            .rposition(|w| w == b">>\nstream\n")
+            .expect("the builder writes content streams");
+        let cut = &bytes[..last_stream + 10 + 300];
+        let doc = extract_bytes(cut, "cut.pdf", &ExtractOptions::default()).unwrap();
+        let losses: Vec<&String> = doc
+            .warnings
+            .iter()
+            .filter(|w| w.contains("damaged file"))
+            .collect();
+        assert_eq!(losses.len(), 1, "{:?}", doc.warnings);
+        assert!(
+            losses[0].starts_with("page 2: damaged file: its content stream")
+                && losses[0].contains("cut short"),
+            "{losses:?}"
+        );
+        // The intact file reports nothing.
+        let whole = extract_bytes(&bytes, "whole.pdf", &ExtractOptions::default()).unwrap();
+        assert!(whole.warnings.is_empty(), "{:?}", whole.warnings);
+        // The bold font's object lost (and the cross-reference table with it): every page
+        // that uses the font is told.
+        let text = String::from_utf8_lossy(&bytes)
+            .replace("4 0 obj", "4 0 jbo")
+            .replace("startxref", "startxreF");
+        let doc = extract_bytes(text.as_bytes(), "nofont.pdf", &ExtractOptions::default()).unwrap();
+        let fonts: Vec<&String> = doc
+            .warnings
+            .iter()
+            .filter(|w| w.contains("font `F2` is missing"))
+            .collect();
+        assert_eq!(fonts.len(), 2, "{:?}", doc.warnings);
+        assert!(fonts[0].starts_with("page 1: damaged file"), "{fonts:?}");
     }
 
     #[test]
