@@ -949,6 +949,45 @@ mod tests {
         assert!(fonts[0].starts_with("page 1: damaged file"), "{fonts:?}");
     }
 
+    /// Regression for the fuzzer's crash: an outline item without a `/Title` (MuPDF's own
+    /// outline loader, once our fallback, segfaulted on such a file). Our walker reads the
+    /// item with an empty title and keeps its siblings and children.
+    #[test]
+    fn an_outline_item_without_a_title_keeps_its_siblings() {
+        let mut pdf = write::PdfBuilder::new();
+        for title in ["Alpha part", "Beta part", "Gamma part"] {
+            pdf.page().text(72.0, 72.0, 12.0, false, title);
+        }
+        pdf.outline(1, "Alpha", 0)
+            .outline(1, "Beta", 1)
+            .outline(2, "Beta child", 1)
+            .outline(1, "Gamma", 2);
+        let text = String::from_utf8_lossy(&pdf.to_bytes()).into_owned();
+        // Same length, so the cross-reference offsets stay right.
+        let untitled = text.replace("/Title (Beta) ", &" ".repeat("/Title (Beta) ".len()));
+        assert_ne!(untitled, text);
+        let doc = extract_bytes(
+            untitled.as_bytes(),
+            "untitled.pdf",
+            &ExtractOptions::default(),
+        )
+        .unwrap();
+        let outline: Vec<(&str, u32, Option<u32>)> = doc
+            .outline
+            .iter()
+            .map(|e| (e.title.as_str(), e.level, e.page_no))
+            .collect();
+        assert_eq!(
+            outline,
+            [
+                ("Alpha", 1, Some(1)),
+                ("", 1, Some(2)),
+                ("Beta child", 2, Some(2)),
+                ("Gamma", 1, Some(3))
+            ]
+        );
+    }
+
     #[test]
     fn a_page_longer_than_the_cap_is_cut_with_a_warning() {
         let mut pdf = write::PdfBuilder::new();
