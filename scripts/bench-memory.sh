@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory of structure-only indexing on inputs that inflate: a small PDF whose one page
-# holds one line of CHARS characters (default 18 million; a Flate stream of a few KB), and
-# the largest real document of the shared corpus. Prints seconds and peak RSS (MB) of
+# holds one line of CHARS characters (default 18 million; a Flate stream of a few KB), the
+# largest real document of the shared corpus, and a PDF of 500 pages or more joined from
+# four FinanceBench filings (the `join_pdfs` example). Prints seconds and peak RSS (MB) of
 # `nanoindex-local index --no-llm` for each; the target is under 500 MB. Uses the dev build
 # (dependencies at opt-level 3, as the workspace sets), so seconds are above a release
 # build's; memory is what it is.
@@ -12,7 +13,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 chars="${1:-18000000}"
 shared="${2:-$root/../shared}"
 cd "$root"
-cargo build -q -p nanoindex-cli
+cargo build -q -p nanoindex-cli -p nanoindex-pdf --bins --examples
 bin="${CARGO_TARGET_DIR:-$root/target}/debug/nanoindex-local"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -58,4 +59,11 @@ measure "one line of $chars characters" "$work/inflating-line.pdf"
 if [ -d "$shared/data/financebench-dev/pdfs" ]; then
     largest=$(ls -S "$shared"/data/financebench-dev/pdfs/*.pdf | head -1)
     measure "$(basename "$largest")" "$largest"
+fi
+if [ -d "$shared/data/financebench-dev/pdfs" ]; then
+    dir="$shared/data/financebench-dev/pdfs"
+    "${CARGO_TARGET_DIR:-$root/target}/debug/examples/join_pdfs" "$work/joined.pdf" \
+        "$dir/3M_2022_10K.pdf" "$dir/BOEING_2022_10K.pdf" "$dir/3M_2018_10K.pdf" \
+        "$dir/AMCOR_2023_10K.pdf" >/dev/null
+    measure "four 10-Ks joined (758 pages)" "$work/joined.pdf"
 fi
