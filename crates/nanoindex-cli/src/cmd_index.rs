@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
@@ -132,6 +132,8 @@ struct Bars {
     model_done: Mutex<(u64, LastDone)>,
     /// Nodes summarised so far (summary requests finished).
     summarised: Mutex<u64>,
+    /// When each document's stage sent its first progress, for the time left.
+    stage_started: Mutex<std::collections::HashMap<(PathBuf, &'static str), Instant>>,
 }
 
 impl Bars {
@@ -174,6 +176,7 @@ impl Bars {
             extracting: Mutex::new(0.0),
             model_done: Mutex::new((0, std::collections::HashMap::new())),
             summarised: Mutex::new(0),
+            stage_started: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -219,9 +222,18 @@ impl Bars {
                     *summarised += new;
                 }
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let started = *self
+                    .stage_started
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .entry((path.to_path_buf(), progress.stage.as_str()))
+                    .or_insert_with(Instant::now);
+                let left = time_left(started.elapsed(), progress.done, progress.total)
+                    .map(|t| format!(" · {} left", human(t)))
+                    .unwrap_or_default();
                 model.set_position(done.0);
                 model.set_message(format!(
-                    "· {} summaries · {} {}/{} · {:.1} tokens/s · {}",
+                    "· {} summaries · {} {}/{}{left} · {:.1} tokens/s · {}",
                     summarised,
                     progress.stage.as_str(),
                     progress.done,
@@ -241,6 +253,22 @@ impl Bars {
         {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The time a stage still needs at the pace measured so far: `elapsed` for `done` of `total`
+/// requests; `None` before the first request is done or when none is left.
+fn time_left(elapsed: Duration, done: usize, total: usize) -> Option<Duration> {
+    (done > 0 && total > done).then(|| elapsed.mul_f64((total - done) as f64 / done as f64))
+}
+
+/// `42 s`, `3 min`, `1 h 20 min`.
+fn human(t: Duration) -> String {
+    let secs = t.as_secs();
+    match secs {
+        0..=59 => format!("{secs} s"),
+        60..=3599 => format!("{} min", (secs + 30) / 60),
+        _ => format!("{} h {} min", secs / 3600, (secs % 3600) / 60),
     }
 }
 
@@ -415,4 +443,20 @@ fn report(item: &BatchItem, json: bool) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_measured_pace() {
+        let minute = Duration::from_secs(60);
+        assert_eq!(time_left(minute, 0, 10), None);
+        assert_eq!(time_left(minute, 10, 10), None);
+        assert_eq!(time_left(minute, 2, 10), Some(4 * minute));
+        assert_eq!(human(Duration::from_secs(42)), "42 s");
+        assert_eq!(human(4 * minute), "4 min");
+        assert_eq!(human(Duration::from_secs(4_830)), "1 h 20 min");
+    }
 }
