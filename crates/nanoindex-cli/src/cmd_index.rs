@@ -113,6 +113,9 @@ fn relative(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// When each document's stage first reported progress, and its requests done then.
+type StageStarts = std::collections::HashMap<(PathBuf, &'static str), (Instant, usize)>;
+
 /// The last cumulative request count seen per document and stage.
 type LastDone = std::collections::HashMap<(PathBuf, &'static str), usize>;
 
@@ -127,17 +130,22 @@ struct Bars {
     /// Seconds spent extracting so far, summed over documents: pages/s is measured over
     /// extraction only, so it does not fall while the model works.
     extracting: Mutex<f64>,
+    /// Documents extracted at once (`--jobs`): the summed seconds over this is the wall time
+    /// of extraction when the workers extract side by side.
+    jobs: usize,
     /// Model requests finished, and the last count seen per document and stage (counts
     /// within a stage are cumulative).
     model_done: Mutex<(u64, LastDone)>,
     /// Nodes summarised so far (summary requests finished).
     summarised: Mutex<u64>,
-    /// When each document's stage sent its first progress, for the time left.
-    stage_started: Mutex<std::collections::HashMap<(PathBuf, &'static str), Instant>>,
+    /// When each document's stage first reported progress, and how many of its requests were
+    /// done then: the pace since then gives the time left (the first report comes only after
+    /// the stage's first requests are done, so its own time is not known).
+    stage_started: Mutex<StageStarts>,
 }
 
 impl Bars {
-    fn new(hidden: bool, with_model: bool) -> Bars {
+    fn new(hidden: bool, with_model: bool, jobs: usize) -> Bars {
         let multi = MultiProgress::with_draw_target(if hidden {
             ProgressDrawTarget::hidden()
         } else {
@@ -174,6 +182,7 @@ impl Bars {
             pages,
             model,
             extracting: Mutex::new(0.0),
+            jobs: jobs.max(1),
             model_done: Mutex::new((0, std::collections::HashMap::new())),
             summarised: Mutex::new(0),
             stage_started: Mutex::new(std::collections::HashMap::new()),
@@ -201,7 +210,7 @@ impl Bars {
                 *extracting += seconds;
                 self.pages.set_message(format!(
                     "({:.0} pages/s while extracting)",
-                    self.pages.position() as f64 / extracting.max(1e-3)
+                    self.pages.position() as f64 * self.jobs as f64 / extracting.max(1e-3)
                 ));
             }
             BatchEvent::StructureWritten { tree, .. } => self.documents.println(format!(
@@ -222,15 +231,19 @@ impl Bars {
                     *summarised += new;
                 }
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                let started = *self
+                let (since, done_then) = *self
                     .stage_started
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .entry((path.to_path_buf(), progress.stage.as_str()))
-                    .or_insert_with(Instant::now);
-                let left = time_left(started.elapsed(), progress.done, progress.total)
-                    .map(|t| format!(" · {} left", human(t)))
-                    .unwrap_or_default();
+                    .or_insert_with(|| (Instant::now(), progress.done));
+                let left = time_left(
+                    since.elapsed(),
+                    progress.done.saturating_sub(done_then),
+                    progress.total.saturating_sub(progress.done),
+                )
+                .map(|t| format!(" · {} left", human(t)))
+                .unwrap_or_default();
                 model.set_position(done.0);
                 model.set_message(format!(
                     "· {} summaries · {} {}/{}{left} · {:.1} tokens/s · {}",
@@ -256,10 +269,10 @@ impl Bars {
     }
 }
 
-/// The time a stage still needs at the pace measured so far: `elapsed` for `done` of `total`
-/// requests; `None` before the first request is done or when none is left.
-fn time_left(elapsed: Duration, done: usize, total: usize) -> Option<Duration> {
-    (done > 0 && total > done).then(|| elapsed.mul_f64((total - done) as f64 / done as f64))
+/// The time `left` requests still need at the pace measured so far (`done` requests in
+/// `elapsed`); `None` before the pace is known or when none is left.
+fn time_left(elapsed: Duration, done: usize, left: usize) -> Option<Duration> {
+    (done > 0 && left > 0).then(|| elapsed.mul_f64(left as f64 / done as f64))
 }
 
 /// `42 s`, `3 min`, `1 h 20 min`.
@@ -319,7 +332,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         shard: args.shard,
         force: args.force,
     };
-    let bars = Bars::new(args.json, !args.no_llm);
+    let bars = Bars::new(args.json, !args.no_llm, jobs.min(files.len()));
     let results = engine.index_batch(&files, &args.out_dir, &batch, &|e| bars.event(e));
     bars.finish();
     let failed = results
@@ -453,8 +466,8 @@ mod tests {
     fn the_time_left_follows_the_measured_pace() {
         let minute = Duration::from_secs(60);
         assert_eq!(time_left(minute, 0, 10), None);
-        assert_eq!(time_left(minute, 10, 10), None);
-        assert_eq!(time_left(minute, 2, 10), Some(4 * minute));
+        assert_eq!(time_left(minute, 10, 0), None);
+        assert_eq!(time_left(minute, 2, 8), Some(4 * minute));
         assert_eq!(human(Duration::from_secs(42)), "42 s");
         assert_eq!(human(4 * minute), "4 min");
         assert_eq!(human(Duration::from_secs(4_830)), "1 h 20 min");

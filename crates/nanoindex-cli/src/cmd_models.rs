@@ -70,7 +70,7 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<ExitCode> {
         } => {
             let path = hf_pull(&repo, &file, revision.as_deref()).with_context(|| {
                 if hf_offline() {
-                    format!("`{file}` of `{repo}` is not in the Hugging Face cache and HF_HUB_OFFLINE forbids downloading")
+                    format!("cannot pull `{file}` of `{repo}` offline")
                 } else {
                     format!("cannot pull `{file}` from `{repo}`")
                 }

@@ -1,5 +1,5 @@
 //! Figures as documents write them, and what a table row is: the one home of these rules for
-//! retrieval, the reader of `ask`, the entity graph and the knowledge base.
+//! retrieval (and through it the reader of `ask`) and the entity graph.
 //!
 //! Numbers are read with their sign (accounting parentheses), percent mark, currency and
 //! written scale word ([`numbers_in`]); a line is a table row when it ends in figures with at

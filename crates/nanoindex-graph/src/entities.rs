@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nanoindex_core::figures::{is_row_before, is_table_row};
+use nanoindex_core::figures::is_row_before;
 use nanoindex_core::metrics::METRICS;
 use nanoindex_core::{
     DocumentGraph, DocumentTree, Entity, EntityType, NodeId, RelationType, Relationship,
@@ -412,9 +412,21 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
         // Statements that wrap over lines are read per paragraph, after the lines, so that
         // names found there are the canonical spellings.
         for paragraph in text.split("\n\n") {
-            let line_owned = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+            // The paragraph's prose: its table rows (by the one rule) left out.
+            let lines: Vec<&str> = paragraph.lines().collect();
+            let prose: Vec<&str> = lines
+                .iter()
+                .enumerate()
+                .filter(|&(k, l)| !is_row_before(l, lines.get(k + 1).copied()))
+                .map(|(_, l)| *l)
+                .collect();
+            let line_owned = prose
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             let line = line_owned.as_str();
-            if is_table_row(line) {
+            if line.is_empty() {
                 continue;
             }
             let lower = line.to_lowercase();

@@ -21,7 +21,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "f16" => sys::LLAMA_FTYPE_MOSTLY_F16,
         other => return Err(format!("unknown type `{other}`").into()),
     };
-    let (input, output) = (CString::new(input.as_str())?, CString::new(output.as_str())?);
+    let (input, output) = (
+        CString::new(input.as_str())?,
+        CString::new(output.as_str())?,
+    );
     // SAFETY: plain C calls with valid, NUL-terminated paths and a parameter struct made by
     // llama.cpp itself; the backend is initialised first, as llama.cpp requires.
     let rc = unsafe {

@@ -41,7 +41,7 @@ pub enum ModelsError {
         source: std::io::Error,
     },
     /// A file is not in the Hugging Face cache and downloads are off (`HF_HUB_OFFLINE`).
-    #[error("`{}` is not in the Hugging Face cache and HF_HUB_OFFLINE forbids downloads", path.display())]
+    #[error("`{}` is not in the Hugging Face cache and HF_HUB_OFFLINE forbids downloading", path.display())]
     NotCached {
         /// Where the cached file would be.
         path: PathBuf,

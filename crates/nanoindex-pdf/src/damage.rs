@@ -47,6 +47,8 @@ impl Layout {
             i += 1;
         }
         starts.sort_unstable();
+        // Found in file order already; sorted for the binary searches of `is_cut`.
+        endstreams.sort_unstable();
         Layout {
             objects,
             starts,
@@ -62,11 +64,11 @@ impl Layout {
         };
         let next = self
             .starts
-            .iter()
-            .find(|&&s| s > start)
+            .get(self.starts.partition_point(|&s| s <= start))
             .copied()
             .unwrap_or(usize::MAX);
-        !self.endstreams.iter().any(|&e| e > start && e < next)
+        let first_end = self.endstreams.partition_point(|&e| e <= start);
+        self.endstreams.get(first_end).is_none_or(|&e| e >= next)
     }
 }
 

@@ -2,7 +2,8 @@
 //! page makes MuPDF's own page lookup fail ("Invalid number of pages") or claim pages that do
 //! not exist. The page objects the file really holds are found by walking the tree's `/Kids`
 //! (cycle-safe, bounded), else by scanning every object for `/Type /Page`, and copied into a
-//! new in-memory document with a truthful page tree, as `mutool clean` recovers them.
+//! new in-memory document with a truthful page tree, as `mutool clean` recovers them (their
+//! content, resources and sizes; not their annotations).
 
 use std::collections::HashSet;
 
@@ -17,20 +18,21 @@ const MAX_DEPTH: usize = 64;
 
 /// Page attributes copied into the rebuilt page, looked up through the page's ancestors for
 /// the inheritable ones (ISO 32000-1 §7.7.3.4: Resources, MediaBox, CropBox, Rotate).
+/// Annotations are not copied: each names its page (`/P`), which would pull the lying page
+/// tree into the rebuilt document.
 const PAGE_KEYS: &[&str] = &[
     "MediaBox",
     "CropBox",
     "Rotate",
     "Resources",
     "Contents",
-    "Annots",
     "UserUnit",
 ];
 
 /// A document holding exactly the pages `doc` really has, in page-tree order (object order
 /// when the tree cannot be walked), and how many it holds; `None` when no page object is
-/// found. The pages keep their content, resources and annotations; the outline and page
-/// labels of the original are not copied.
+/// found. The pages keep their content and resources; their annotations, the outline and the
+/// page labels of the original are not copied.
 pub(crate) fn rebuild(doc: &PdfDocument) -> Option<(PdfDocument, usize)> {
     let mut pages = walk_tree(doc).unwrap_or_default();
     if pages.is_empty() {
@@ -67,8 +69,11 @@ fn walk_tree(doc: &PdfDocument) -> Result<Vec<PdfObject>, mupdf::Error> {
     let mut out = Vec::new();
     let mut stack = vec![(root, 0usize)];
     while let Some((node, depth)) = stack.pop() {
-        if out.len() >= MAX_PAGES || depth > MAX_DEPTH {
+        if out.len() >= MAX_PAGES {
             break;
+        }
+        if depth > MAX_DEPTH {
+            continue;
         }
         if node.is_indirect()? && !seen.insert(node.as_indirect()?) {
             continue;

@@ -10,7 +10,7 @@ use nanoindex_core::{DocumentGraph, DocumentTree, EntityType, NodeId, TreeNode};
 use crate::analysis::{tokenize, FinancialTokenizer};
 use crate::query::{QueryAnalysis, Statement};
 pub use nanoindex_core::figures::is_table_row;
-use nanoindex_core::figures::numbers_in;
+use nanoindex_core::figures::{is_row_before, numbers_in};
 
 /// Characters of a passage (after its title path) given to the dense embedder; all-MiniLM
 /// reads up to 256 word pieces, but its cost grows with the square of the length: the head of
@@ -695,16 +695,32 @@ impl RetrievalIndex {
         }
     }
 
+    /// Whether line `line` is a table row, by the one rule of `nanoindex_core::figures`
+    /// ([`is_row_before`](nanoindex_core::figures::is_row_before), given the next line of its
+    /// passage).
+    #[must_use]
+    pub fn is_row(&self, line: usize) -> bool {
+        let Some(this) = self.lines.get(line) else {
+            return false;
+        };
+        let next = self
+            .lines
+            .get(line + 1)
+            .filter(|n| n.passage == this.passage)
+            .map(|n| n.text.as_str());
+        is_row_before(&this.text, next)
+    }
+
     /// Lines `(first, last)` of the sentence around `line`, within its passage.
     fn sentence_span(&self, line: usize) -> (usize, usize) {
         let this = &self.lines[line];
-        if is_table_row(&this.text) {
+        if self.is_row(line) {
             return (line, line);
         }
         let same = |i: usize| {
             self.lines
                 .get(i)
-                .is_some_and(|l| l.passage == this.passage && !is_table_row(&l.text))
+                .is_some_and(|l| l.passage == this.passage && !self.is_row(i))
         };
         let mut first = line;
         let starts_mid = this

@@ -29,9 +29,11 @@ pub const GRAPH_REVISION: u32 = 3;
 /// Revision of the tree builder's output (2: the split cascade; 3: a statement's unit line
 /// such as "(In millions)" is kept as text, not dropped as a running header; 4: a page whose
 /// every line looked like furniture keeps them as its text; 5: run-in clause headings —
-/// `Section 2.2 Title.`, `1.12 “Term” means` — and two-line ARTICLE titles); it is part of
-/// the cache directory name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 5;
+/// `Section 2.2 Title.`, `1.12 “Term” means` — and two-line ARTICLE titles; 6: characters
+/// outside the page's media box are not read, lying page trees are recovered, repaired files
+/// report per-page losses, one sentence rule for the split cascade); it is part of the cache
+/// directory name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 6;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;

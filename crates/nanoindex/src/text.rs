@@ -100,8 +100,8 @@ const ABBREVIATIONS: &[&str] = &[
 ];
 
 /// Whether the last word of `before` (the text before a period) is an abbreviation: one of
-/// [`ABBREVIATIONS`] in any case, a single letter (an initial), or letters with inner periods
-/// (`U.S`, `e.g`, `N.A`; not a figure such as `3.5`).
+/// [`ABBREVIATIONS`] in any case, a single letter (an initial), or initials joined by periods
+/// (`U.S`, `e.g`, `N.A`; not a figure such as `3.5`, a domain name or an ellipsis).
 fn is_abbreviation(before: &str) -> bool {
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '(')
@@ -109,9 +109,12 @@ fn is_abbreviation(before: &str) -> bool {
         .unwrap_or("");
     let lower = word.to_lowercase();
     let single_initial = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+    // Initials joined by periods (`U.S`, `e.g`, `Ph.D`): every part a few letters, so a
+    // domain name (`Amazon.com`) or an ellipsis (`rose..`) still ends its sentence.
     let dotted = word.contains('.')
-        && word.chars().any(char::is_alphabetic)
-        && word.chars().all(|c| c.is_alphabetic() || c == '.');
+        && word.split('.').all(|part| {
+            (1..=3).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)
+        });
     single_initial || dotted || ABBREVIATIONS.contains(&lower.as_str())
 }
 
@@ -348,6 +351,23 @@ mod tests {
                 "The fee is 2.5.",
                 "Licensee pays; Licensor ships; and so on.",
                 "Next line."
+            ]
+        );
+    }
+
+    #[test]
+    fn domain_names_and_ellipses_end_sentences_but_initials_do_not() {
+        let text = "Orders came from Amazon.com. Prices rose... Then the U.S. Court ruled.";
+        let s: Vec<&str> = sentences(text, 0..text.len(), Cuts::Clauses)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            s,
+            [
+                "Orders came from Amazon.com.",
+                "Prices rose...",
+                "Then the U.S. Court ruled."
             ]
         );
     }

@@ -19,13 +19,10 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use nanoindex_core::figures::is_row_before;
 use nanoindex_core::NodeId;
 use nanoindex_retrieve::analysis::{is_year, numbers_in, tokenize, MONTHS};
 use nanoindex_retrieve::table::read_cell_in;
-use nanoindex_retrieve::{
-    is_table_row, PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement,
-};
+use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
@@ -384,16 +381,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
     for &page in input.pages {
         let ids = input.index.page_line_ids(page);
         // A line of figures that the next line of its passage continues in lower case is
-        // prose wrapped at a number (the one rule: `figures::is_row_before`).
-        let is_row = |k: usize| {
-            let line = &lines[ids[k]];
-            let next = ids
-                .get(k + 1)
-                .map(|&n| &lines[n])
-                .filter(|n| n.passage == line.passage)
-                .map(|n| n.text.as_str());
-            is_row_before(&line.text, next)
-        };
+        // prose wrapped at a number (the one rule, `RetrievalIndex::is_row`).
+        let is_row = |k: usize| input.index.is_row(ids[k]);
         let mut i = 0;
         // The stems of the last line ending in a colon, while only rows have followed it.
         let mut group: Vec<String> = Vec::new();
@@ -2004,7 +1993,7 @@ fn find_row(
     for (scope, segments, wanted, exact) in tries {
         for id in scope.iter().copied() {
             let text = lines[id].text.trim();
-            if page.is_some_and(|p| lines[id].page_no != p) || !is_table_row(text) {
+            if page.is_some_and(|p| lines[id].page_no != p) || !input.index.is_row(id) {
                 continue;
             }
             let label_end = numbers_in(text).first().map_or(0, |n| n.range.start);
