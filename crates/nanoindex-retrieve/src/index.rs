@@ -696,7 +696,7 @@ impl RetrievalIndex {
     }
 
     /// Whether line `line` is a table row, by the one rule of `nanoindex_core::figures`
-    /// ([`is_row_before`](nanoindex_core::figures::is_row_before), given the next line of its
+    /// ([`is_row_before`], given the next line of its
     /// passage).
     #[must_use]
     pub fn is_row(&self, line: usize) -> bool {
