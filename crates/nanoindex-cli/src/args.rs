@@ -16,9 +16,10 @@ pub struct OpenArgs {
     pub no_dense: bool,
 }
 
-/// The model that answers, and how much it reads.
+/// Which text model runs and on how many threads: the one definition of `--llm` and
+/// `--threads` for every command that runs a model (`ask`, `index`, `generate`, `kb`).
 #[derive(Debug, Args)]
-pub struct ModelArgs {
+pub struct LlmArgs {
     /// Model: a `PATH.gguf` (llama.cpp), `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME` or
     /// `openai:MODEL@URL`; empty means the default model (SmolLM2-135M-Instruct on
     /// llama.cpp, installed by `scripts/fetch-models.sh`).
@@ -27,6 +28,24 @@ pub struct ModelArgs {
     /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+impl LlmArgs {
+    /// The backend options these arguments give (the context length is the model's own).
+    pub fn options(&self) -> LlmOptions {
+        LlmOptions {
+            threads: self.threads,
+            ..LlmOptions::default()
+        }
+    }
+}
+
+/// The model that answers, and how much it reads.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// The text model.
+    #[command(flatten)]
+    pub llm: LlmArgs,
     /// Most pages read per question (per document in a knowledge base).
     #[arg(long, default_value_t = nanoindex::ask::DEFAULT_MAX_PAGES)]
     pub max_pages: usize,
@@ -37,11 +56,8 @@ pub struct ModelArgs {
 pub fn engine(open: &OpenArgs, model: Option<&ModelArgs>) -> NanoIndex {
     NanoIndex::new(Config {
         password: open.password.clone(),
-        llm: model.map(|m| m.llm.clone()),
-        llm_options: LlmOptions {
-            threads: model.and_then(|m| m.threads),
-            context_length: None,
-        },
+        llm: model.map(|m| m.llm.llm.clone()),
+        llm_options: model.map(|m| m.llm.options()).unwrap_or_default(),
         dense: !open.no_dense,
         cache: cache_root(),
         ..Config::default()

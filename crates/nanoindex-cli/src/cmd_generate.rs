@@ -8,17 +8,18 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use nanoindex::llm::{load_generator, GenerateRequest, LlmOptions, TokenControl};
+use nanoindex::llm::{load_generator, GenerateRequest, TokenControl};
+
+use crate::args::LlmArgs;
 
 /// Arguments of `generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// The prompt (sent as the user message).
     prompt: String,
-    /// Model spec: `llama-cpp:PATH`, `candle:PATH`, `ollama:NAME`, `openai:MODEL@URL`;
-    /// empty means the default model (SmolLM2-135M-Instruct on llama.cpp).
-    #[arg(long, default_value = "")]
-    llm: String,
+    /// The text model.
+    #[command(flatten)]
+    model: LlmArgs,
     /// A system message put before the prompt.
     #[arg(long)]
     system: Option<String>,
@@ -28,9 +29,6 @@ pub struct GenerateArgs {
     /// Most tokens to generate.
     #[arg(long, default_value_t = 256)]
     max_tokens: u32,
-    /// CPU threads (default: `NANOINDEX_THREADS`, else 1).
-    #[arg(long)]
-    threads: Option<usize>,
     /// Sampling temperature; 0 decodes greedily (deterministic).
     #[arg(long, default_value_t = 0.0)]
     temperature: f32,
@@ -61,11 +59,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("`{}` is not valid JSON", path.display()))?;
         request = request.with_json_schema(schema);
     }
-    let options = LlmOptions {
-        threads: args.threads,
-        context_length: None,
-    };
-    let mut model = load_generator(&args.llm, &options).context("cannot load the model")?;
+    let mut model =
+        load_generator(&args.model.llm, &args.model.options()).context("cannot load the model")?;
     let mut stdout = std::io::stdout().lock();
     let generation = if args.json {
         model.generate(&request, &mut |_| TokenControl::Continue)?

@@ -9,8 +9,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nanoindex::core::english::counted;
 use nanoindex::enrich::domain::domain_names;
-use nanoindex::llm::LlmOptions;
+use nanoindex::inputs::{files_of, FolderFiles};
+
+use crate::args::LlmArgs;
 use nanoindex::{
     BatchEvent, BatchItem, BatchOptions, Config, EnrichOptions, NanoIndex, Outcome, Shard, Stage,
 };
@@ -28,13 +31,9 @@ pub struct IndexArgs {
     /// and rule-based entities.
     #[arg(long)]
     no_llm: bool,
-    /// Text model (`llama-cpp:PATH.gguf`, `ollama:NAME`, `openai:MODEL@URL`; empty = the
-    /// default model).
-    #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
-    llm: String,
-    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// The text model.
+    #[command(flatten)]
+    model: LlmArgs,
     /// Write node summaries (the default when a model is used).
     #[arg(long, overrides_with = "no_summaries")]
     summaries: bool,
@@ -86,27 +85,6 @@ pub struct IndexArgs {
 
 fn nanoindex_tree_default_split() -> usize {
     EnrichOptions::default().split_tokens.unwrap_or(2000)
-}
-
-fn expand(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
-                .with_context(|| format!("cannot list `{}`", input.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                anyhow::bail!("no PDF found in `{}` (looked for *.pdf)", input.display());
-            }
-            files.extend(found);
-        } else {
-            files.push(input.clone());
-        }
-    }
-    Ok(files)
 }
 
 fn relative(path: &Path) -> String {
@@ -287,7 +265,7 @@ fn human(t: Duration) -> String {
 
 /// Runs `index`.
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
-    let files = expand(&args.files)?;
+    let files = files_of(&args.files, FolderFiles::Pdfs)?;
     std::fs::create_dir_all(&args.out_dir)
         .with_context(|| format!("cannot create `{}`", args.out_dir.display()))?;
     let enrich = EnrichOptions {
@@ -308,11 +286,8 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     };
     let engine = NanoIndex::new(Config {
         password: args.password.clone(),
-        llm: (!args.no_llm).then(|| args.llm.clone()),
-        llm_options: LlmOptions {
-            threads: args.threads,
-            ..LlmOptions::default()
-        },
+        llm: (!args.no_llm).then(|| args.model.llm.clone()),
+        llm_options: args.model.options(),
         enrich,
         ..Config::default()
     });
@@ -397,12 +372,11 @@ fn report(item: &BatchItem, json: bool) -> std::io::Result<()> {
                 String::new()
             };
             eprintln!(
-                "indexed `{}`: {} page{}, {} nodes ({}){summaries}, {} entities, {} \
+                "indexed `{}`: {}, {} ({}){summaries}, {} entities, {} \
                  cross-references -> {}",
                 relative(&item.path),
-                meta.page_count,
-                if meta.page_count == 1 { "" } else { "s" },
-                nodes,
+                counted(meta.page_count, "page"),
+                counted(nodes, "node"),
                 meta.tree_method,
                 graph.entities.len(),
                 graph.cross_references.len(),

@@ -10,6 +10,9 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use nanoindex::{AskOptions, KnowledgeBase, Mode};
 
+use nanoindex::core::english::counted;
+use nanoindex::inputs::{files_of, FolderFiles};
+
 use crate::args::{engine, ModelArgs, OpenArgs};
 
 /// Arguments of `kb`.
@@ -130,11 +133,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             let mut failed = 0;
             let mut files = Vec::new();
             for p in &paths {
-                match KnowledgeBase::sources(p) {
-                    Ok(found) if found.is_empty() => {
-                        eprintln!("error: `{}` holds no PDF or tree file", p.display());
-                        failed += 1;
-                    }
+                match files_of(std::slice::from_ref(p), FolderFiles::PdfsAndTrees) {
                     Ok(found) => files.extend(found),
                     Err(e) => {
                         eprintln!("error: {e}");
@@ -156,10 +155,10 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
                         } else {
                             writeln!(
                                 stdout,
-                                "{}: {} ({} pages{})",
+                                "{}: {} ({}{})",
                                 report.name,
                                 report.outcome,
-                                report.pages,
+                                counted(report.pages, "page"),
                                 if report.vectors { ", embedded" } else { "" }
                             )?;
                         }
@@ -240,21 +239,21 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             } else {
                 writeln!(
                     stdout,
-                    "{}: {} documents, {} pages, {} passages ({} embedded), {} questions asked (format {})",
+                    "{}: {}, {}, {} ({} embedded), {} asked (format {})",
                     dir.display(),
-                    status.documents,
-                    status.pages,
-                    status.passages,
+                    counted(status.documents, "document"),
+                    counted(status.pages, "page"),
+                    counted(status.passages, "passage"),
                     status.vectors,
-                    status.questions,
+                    counted(status.questions, "question"),
                     status.format_version
                 )?;
                 for d in docs {
                     writeln!(
                         stdout,
-                        "  {}  {} pages  {}",
+                        "  {}  {}  {}",
                         d.name,
-                        d.pages,
+                        counted(d.pages, "page"),
                         d.source_path
                             .map(|p| p.display().to_string())
                             .unwrap_or_default()

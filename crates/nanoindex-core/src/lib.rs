@@ -10,6 +10,8 @@
 
 pub mod answer;
 pub mod dirs;
+pub mod domain;
+pub mod english;
 pub mod error;
 pub mod extract;
 pub mod figures;
@@ -22,6 +24,7 @@ pub mod tree;
 pub mod years;
 
 pub use answer::{Answer, AnswerStatus, Citation};
+pub use domain::DomainName;
 pub use error::CoreError;
 pub use graph::{
     CrossReference, DocumentGraph, Entity, EntityType, RelationType, Relationship, TypeNameError,

@@ -103,6 +103,167 @@ pub const METRICS: &[Metric] = &[
     Metric { question_phrases: &[], prose_phrases: &["diluted earnings per share"], line_items: "diluted earnings per share", statement: Some(Statement::Income), quantity: true, computed: false },
 ];
 
+/// A ratio or margin computed from statement rows: its names in a question, the numerator
+/// and denominator row labels (each a list of label beginnings, lowercase, in order of
+/// preference), the numerator's subtrahend when it is a difference (quick ratio), its addends
+/// when it is a sum (EBITDA), and whether the result is a percentage. Standard definitions
+/// (e.g. CFA Institute, *Financial Reporting and Analysis*), not tuned to any question set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Formula {
+    /// The names a question uses for it, lowercase.
+    pub names: &'static [&'static str],
+    /// The numerator's row labels.
+    pub numerator: &'static [&'static str],
+    /// Rows subtracted from the numerator (empty when none).
+    pub minus: &'static [&'static str],
+    /// Rows added to the numerator (empty when none).
+    pub plus: &'static [&'static str],
+    /// The denominator's row labels.
+    pub denominator: &'static [&'static str],
+    /// Whether the result is a percentage (× 100).
+    pub percent: bool,
+}
+
+impl Formula {
+    /// A result as the answer states it: `5.4%` for a percentage, `0.69` for a ratio.
+    #[must_use]
+    pub fn show(&self, value: f64) -> String {
+        if self.percent {
+            format!("{value:.1}%")
+        } else {
+            format!("{value:.2}")
+        }
+    }
+
+    /// Whether the result is a percentage (a margin).
+    #[must_use]
+    pub fn is_percent(&self) -> bool {
+        self.percent
+    }
+}
+
+/// Row labels of revenue, in order of preference.
+pub const REVENUE: &[&str] = &[
+    "total net revenue",
+    "total revenues",
+    "total revenue",
+    "net revenues",
+    "net revenue",
+    "revenues",
+    "revenue",
+    "total net sales",
+    "net sales",
+    "sales",
+];
+
+/// Row labels of operating income, in order of preference.
+pub const OPERATING_INCOME: &[&str] = &[
+    "operating income",
+    "income from operations",
+    "operating profit",
+    "earnings from operations",
+    "total operating income",
+];
+
+/// The formulas the reader computes, matched in this order against a question.
+pub const FORMULAS: &[Formula] = &[
+    Formula {
+        // EBITDA (unadjusted) = operating income + depreciation and amortization (the cash
+        // flow statement's add-back), as a share of revenue.
+        names: &["ebitda margin", "ebitda % margin"],
+        numerator: OPERATING_INCOME,
+        minus: &[],
+        plus: &[
+            "depreciation and amortization",
+            "depreciation, depletion and amortization",
+            "depreciation, amortization",
+            "depreciation",
+        ],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &["current ratio"],
+        numerator: &["total current assets"],
+        minus: &[],
+        plus: &[],
+        denominator: &["total current liabilities"],
+        percent: false,
+    },
+    Formula {
+        names: &["quick ratio", "acid-test", "acid test"],
+        numerator: &["total current assets"],
+        minus: &[
+            "total inventories",
+            "inventories",
+            "merchandise inventories",
+            "inventory",
+        ],
+        plus: &[],
+        denominator: &["total current liabilities"],
+        percent: false,
+    },
+    Formula {
+        names: &["gross margin", "gross profit margin"],
+        numerator: &["gross profit", "gross margin"],
+        // (a "gross margin %" row is skipped: rows with a percentage are not inputs)
+        minus: &[],
+        plus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &["operating margin", "operating profit margin"],
+        numerator: OPERATING_INCOME,
+        minus: &[],
+        plus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &[
+            "net profit margin",
+            "net margin",
+            "profit margin",
+            "net income margin",
+        ],
+        numerator: &[
+            "net income",
+            "net earnings",
+            "net income attributable",
+            "net earnings attributable",
+            "net income from continuing",
+            "net earnings from continuing",
+        ],
+        minus: &[],
+        plus: &[],
+        denominator: REVENUE,
+        percent: true,
+    },
+    Formula {
+        names: &["debt to equity", "debt-to-equity"],
+        numerator: &["total liabilities"],
+        minus: &[],
+        plus: &[],
+        denominator: &["total equity", "total shareholders", "total stockholders"],
+        percent: false,
+    },
+];
+
+/// The formula named by `question` ("quick ratio", "gross margin"), if any.
+///
+/// ```
+/// let f = nanoindex_core::metrics::formula_named("What is the FY2022 quick ratio?").unwrap();
+/// assert_eq!(f.names[0], "quick ratio");
+/// ```
+#[must_use]
+pub fn formula_named(question: &str) -> Option<&'static Formula> {
+    let lower = question.to_lowercase();
+    FORMULAS
+        .iter()
+        .find(|f| f.names.iter().any(|n| lower.contains(n)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,10 @@
 /// header, a period, a date, a filing's name), not an amount.
 pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
 
+/// A regular-expression fragment (no groups that capture) matching exactly the four-digit
+/// words of [`YEARS`]; for patterns that find years inside text ("2022 and 2021").
+pub const YEAR_PATTERN: &str = "(?:19[5-9][0-9]|20[0-9][0-9]|2100)";
+
 /// Whether `y` is in [`YEARS`].
 #[must_use]
 pub fn is_year(y: u32) -> bool {
@@ -26,5 +30,14 @@ mod tests {
         assert!(is_year(2023) && !is_year(1577) && !is_year(2101));
         assert!(is_year_word("2018"));
         assert!(!is_year_word("fy2018") && !is_year_word("1577") && !is_year_word("20180"));
+    }
+
+    #[test]
+    fn the_year_pattern_matches_exactly_the_year_words() {
+        let pattern = regex::Regex::new(&format!("^{YEAR_PATTERN}$")).unwrap();
+        for n in 1000..10_000u32 {
+            let word = n.to_string();
+            assert_eq!(pattern.is_match(&word), is_year_word(&word), "{word}");
+        }
     }
 }

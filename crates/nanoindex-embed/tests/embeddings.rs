@@ -18,8 +18,7 @@ fn load() -> Option<BertEmbedder> {
             let reason = format!(
                 "embedding model `{DEFAULT_EMBEDDING_MODEL}` is not installed; run `scripts/fetch-models.sh`"
             );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
-            eprintln!("skipped: {reason}");
+            nanoindex_llm_conformance::skip(&reason);
             None
         }
     }

@@ -26,6 +26,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use nanoindex_core::english::counted;
 use nanoindex_core::{Answer, DocumentTree, EntityType, RelationType, TreeNode};
 
 use crate::{sha256_hex, KbError, Store};
@@ -533,10 +534,10 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
 
     let mut index = front_matter("index", "Knowledge base", &[], updated);
     index.push_str(&format!(
-        "# Knowledge base\n\n{} documents, {} concepts, {} questions. See [[log]].\n\n## Documents\n\n",
-        docs.len(),
-        concepts.len(),
-        asked.len()
+        "# Knowledge base\n\n{}, {}, {}. See [[log]].\n\n## Documents\n\n",
+        counted(docs.len(), "document"),
+        counted(concepts.len(), "concept"),
+        counted(asked.len(), "question")
     ));
     for d in &docs {
         let desc = d
@@ -545,10 +546,10 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             .map(|t| format!(" — {}", cell(t)))
             .unwrap_or_default();
         index.push_str(&format!(
-            "- [[documents/{}|{}]] ({} pages){desc}\n",
+            "- [[documents/{}|{}]] ({}){desc}\n",
             doc_page[&d.name],
             cell(&d.name),
-            d.pages
+            counted(d.pages, "page")
         ));
     }
     index.push_str("\n## Concepts\n\n");

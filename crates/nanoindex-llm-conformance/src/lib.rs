@@ -9,12 +9,30 @@
 //! "Paris" for the capital of France. Models are found in the models directory
 //! (`NANOINDEX_MODELS`, else the user cache; `scripts/fetch-models.sh` installs them). With
 //! `CI=true` a missing model fails the check; elsewhere it is skipped with a printed reason.
+//!
+//! It is also the workspace's test-utilities crate: [`skip`] is the one rule for a test whose
+//! model, data or system facility is missing.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use nanoindex_llm::{GenerateRequest, LlmError, StopReason, TextGenerator, TokenControl};
 pub use nanoindex_models::DEFAULT_TEXT_MODEL;
 use nanoindex_models::{default_models_dir, ModelManifest};
+
+/// Skips the calling test for `reason` (the caller returns right after): prints
+/// `skipped: REASON` on the process's stderr, where the test output shows it even when the
+/// test passes (libtest captures only `eprintln!`, not writes to the stderr handle).
+///
+/// # Panics
+/// With `CI=true`: CI has the models, the shared data and root, so every test must run there.
+pub fn skip(reason: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "required in CI: {reason}"
+    );
+    let _ = writeln!(std::io::stderr().lock(), "skipped: {reason}");
+}
 
 /// The manifest name of the second test model (a base model without a chat template).
 pub const GEMMA: &str = "gemma-3-270m-q4_k_m";
@@ -40,8 +58,7 @@ pub fn model_path(name: &str) -> Option<PathBuf> {
                  `scripts/fetch-models.sh`",
                 default_models_dir().unwrap_or_default().display()
             );
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
-            eprintln!("skipped: {reason}");
+            skip(&reason);
             None
         }
     }

@@ -16,9 +16,8 @@ use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
 use nanoindex_llm::{
-    check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, Decoded, GenerateRequest,
-    Generation, LlmError, ModelInfo, Result, StopReason, StreamEvent, TextGenerator, TextStream,
-    TokenControl,
+    check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, GenerateRequest, Generation,
+    LlmError, ModelInfo, Result, SequenceStops, TextGenerator, TokenControl,
 };
 
 /// Settings for loading a model with llama.cpp.
@@ -550,15 +549,14 @@ impl TextGenerator for LlamaCppGenerator {
 /// Progress of one sequence in a batch.
 struct Sequence {
     chooser: Chooser,
-    stream: TextStream,
-    generated: Vec<u32>,
+    /// The stop rules (the same as a single request's) and the text and tokens so far.
+    stops: SequenceStops,
     /// Next position to write.
     n_past: usize,
     /// Index of this sequence's logits in the last decoded batch.
     logits_idx: i32,
     /// The token chosen from the prompt's logits, not yet emitted.
     first_token: Option<LlamaToken>,
-    stop_reason: Option<StopReason>,
     prefill_ms: f64,
 }
 
@@ -582,32 +580,25 @@ impl LlamaCppGenerator {
             .map(|request| {
                 Ok(Sequence {
                     chooser: Chooser::new(self, request)?,
-                    stream: TextStream::new(request.stop.clone()),
-                    generated: Vec::new(),
+                    stops: SequenceStops::new(request),
                     n_past: 0,
                     logits_idx: -1,
                     first_token: None,
-                    stop_reason: None,
                     prefill_ms: 0.0,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
         self.trim_cache(0);
-        let outcome = self.run_group(requests, prompts, shared, &mut sequences);
+        let outcome = self.run_group(prompts, shared, &mut sequences);
         // The cache now holds several sequences; start the next request from scratch.
         self.trim_cache(0);
         let decode_ms = outcome?;
         Ok(sequences
             .into_iter()
             .zip(prompts)
-            .map(|(mut sequence, prompt)| {
-                sequence.stream.finish();
-                Decoded {
-                    text: sequence.stream.text().to_string(),
-                    tokens: sequence.generated,
-                    stop_reason: sequence.stop_reason.unwrap_or(StopReason::MaxTokens),
-                }
-                .into_generation(prompt.len(), 0, sequence.prefill_ms, decode_ms)
+            .map(|(sequence, prompt)| {
+                let (_, decoded) = sequence.stops.finish();
+                decoded.into_generation(prompt.len(), 0, sequence.prefill_ms, decode_ms)
             })
             .collect())
     }
@@ -615,7 +606,6 @@ impl LlamaCppGenerator {
     /// The decoding loop of [`Self::decode_group`]; returns the decode wall time in ms.
     fn run_group(
         &mut self,
-        requests: &[GenerateRequest],
         prompts: &[Vec<LlamaToken>],
         shared: usize,
         sequences: &mut [Sequence],
@@ -673,12 +663,7 @@ impl LlamaCppGenerator {
         loop {
             batch.clear();
             for (seq, sequence) in sequences.iter_mut().enumerate() {
-                if sequence.stop_reason.is_some() {
-                    continue;
-                }
-                let max_tokens = requests[seq].max_tokens as usize;
-                if sequence.generated.len() >= max_tokens {
-                    sequence.stop_reason = Some(StopReason::MaxTokens);
+                if !sequence.stops.may_choose() {
                     continue;
                 }
                 // The first token was chosen from the prompt's own logits right after its
@@ -689,22 +674,14 @@ impl LlamaCppGenerator {
                         .chooser
                         .choose(&self.context, sequence.logits_idx)?,
                 };
-                if self.model.vocab().is_eog(token) {
-                    sequence.stop_reason = Some(StopReason::EndOfGeneration);
+                if self.is_end_of_generation(token) {
+                    sequence.stops.push(None, &[]);
                     continue;
                 }
-                sequence.generated.push(token_id(token));
-                let piece = self.model.vocab().token_to_piece(token, false, None);
-                if let StreamEvent::Stopped(_) = sequence.stream.push(&piece) {
-                    sequence.stop_reason = Some(StopReason::StopString);
-                    continue;
-                }
-                if sequence.generated.len() >= max_tokens {
-                    sequence.stop_reason = Some(StopReason::MaxTokens);
-                    continue;
-                }
-                if used + 1 >= n_ctx {
-                    sequence.stop_reason = Some(StopReason::ContextFull);
+                sequence
+                    .stops
+                    .push(Some(token_id(token)), &self.piece(token));
+                if !sequence.stops.go_on(false, used + 1 >= n_ctx) {
                     continue;
                 }
                 batch

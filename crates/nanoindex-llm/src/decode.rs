@@ -115,10 +115,117 @@ impl Decoded {
     }
 }
 
-/// Decodes one sequence for `request` (its `max_tokens` and `stop` strings) with `steps`;
-/// `on_token` receives each piece of final text as it is written and may stop generation.
-/// After the callback says stop, the held-back tail is dropped, so that the text equals
-/// what was streamed.
+/// The stop rules of one sequence, written once for every decode loop: [`decode`] runs one
+/// sequence with them, and a backend that decodes several sequences at once (llama.cpp's
+/// batch) keeps one per sequence. Per token, in this order: [`Self::may_choose`] (stops at
+/// `max_tokens` before choosing), [`Self::push`] (the chosen token, or `None` at the end of
+/// generation; stops at a stop string), the caller's callback ([`Self::stop`]), then
+/// [`Self::go_on`] (stops when the output is complete, at `max_tokens` or on a full context);
+/// [`Self::finish`] gives the [`Decoded`] result.
+#[derive(Debug)]
+pub struct SequenceStops {
+    stream: TextStream,
+    tokens: Vec<u32>,
+    max_tokens: usize,
+    reason: Option<StopReason>,
+}
+
+impl SequenceStops {
+    /// The rules of `request` (its `max_tokens` and `stop` strings).
+    #[must_use]
+    pub fn new(request: &GenerateRequest) -> Self {
+        SequenceStops {
+            stream: TextStream::new(request.stop.clone()),
+            tokens: Vec::new(),
+            max_tokens: request.max_tokens as usize,
+            reason: None,
+        }
+    }
+
+    /// Why the sequence stopped, or `None` while it goes on.
+    #[must_use]
+    pub fn reason(&self) -> Option<StopReason> {
+        self.reason
+    }
+
+    /// The text released so far (a stop string and what could start one held back).
+    #[must_use]
+    pub fn text(&self) -> &str {
+        self.stream.text()
+    }
+
+    /// Whether another token may be chosen: `false` once stopped, or at `max_tokens` (then
+    /// stopped with [`StopReason::MaxTokens`]).
+    pub fn may_choose(&mut self) -> bool {
+        if self.reason.is_none() && self.tokens.len() >= self.max_tokens {
+            self.reason = Some(StopReason::MaxTokens);
+        }
+        self.reason.is_none()
+    }
+
+    /// Takes the chosen token and the bytes it writes; `None` is the end of generation.
+    /// Returns the text that became final with it (possibly empty); at a stop string the
+    /// sequence stops with [`StopReason::StopString`] and the text before it is returned.
+    pub fn push(&mut self, token: Option<u32>, piece: &[u8]) -> String {
+        let Some(token) = token else {
+            self.reason = Some(StopReason::EndOfGeneration);
+            return String::new();
+        };
+        self.tokens.push(token);
+        match self.stream.push(piece) {
+            StreamEvent::Stopped(text) => {
+                self.reason = Some(StopReason::StopString);
+                text
+            }
+            StreamEvent::Text(text) => text,
+        }
+    }
+
+    /// Stops the sequence for `reason` unless it has already stopped.
+    pub fn stop(&mut self, reason: StopReason) {
+        self.reason.get_or_insert(reason);
+    }
+
+    /// After a token was pushed: whether it is to be evaluated so that decoding goes on.
+    /// Stops with [`StopReason::EndOfGeneration`] when the output is `complete` (a finished
+    /// grammar), [`StopReason::MaxTokens`] at the limit, [`StopReason::ContextFull`] when the
+    /// `context_full`.
+    pub fn go_on(&mut self, complete: bool, context_full: bool) -> bool {
+        if self.reason.is_none() {
+            if complete {
+                self.reason = Some(StopReason::EndOfGeneration);
+            } else if self.tokens.len() >= self.max_tokens {
+                self.reason = Some(StopReason::MaxTokens);
+            } else if context_full {
+                self.reason = Some(StopReason::ContextFull);
+            }
+        }
+        self.reason.is_none()
+    }
+
+    /// Ends the sequence: the held-back tail (none when the callback stopped it, so that the
+    /// text equals what was streamed) and the result.
+    #[must_use]
+    pub fn finish(mut self) -> (String, Decoded) {
+        let reason = self.reason.unwrap_or(StopReason::MaxTokens);
+        let rest = if reason == StopReason::Callback {
+            String::new()
+        } else {
+            self.stream.finish()
+        };
+        let decoded = Decoded {
+            text: self.stream.text().to_string(),
+            tokens: self.tokens,
+            stop_reason: reason,
+        };
+        (rest, decoded)
+    }
+}
+
+/// Decodes one sequence for `request` (its `max_tokens` and `stop` strings, by
+/// [`SequenceStops`]) with `steps`; `on_token` receives each piece of final text as it is
+/// written and may stop generation. After the callback says stop, the held-back tail is
+/// dropped, so that the text equals what was streamed.
 ///
 /// # Errors
 /// The first error of [`DecodeSteps::choose`] or [`DecodeSteps::advance`].
@@ -127,52 +234,25 @@ pub fn decode(
     steps: &mut dyn DecodeSteps,
     on_token: &mut dyn FnMut(&str) -> TokenControl,
 ) -> Result<Decoded> {
-    let max_tokens = request.max_tokens as usize;
-    let mut stream = TextStream::new(request.stop.clone());
-    let mut tokens: Vec<u32> = Vec::new();
-    let stop_reason = loop {
-        if tokens.len() >= max_tokens {
-            break StopReason::MaxTokens;
+    let mut stops = SequenceStops::new(request);
+    while stops.may_choose() {
+        let token = steps.choose(stops.text())?;
+        let piece = token.map(|t| steps.piece(t)).unwrap_or_default();
+        let text = stops.push(token, &piece);
+        if !text.is_empty() && on_token(&text) == TokenControl::Stop {
+            stops.stop(StopReason::Callback);
         }
-        let Some(token) = steps.choose(stream.text())? else {
-            break StopReason::EndOfGeneration;
-        };
-        tokens.push(token);
-        match stream.push(&steps.piece(token)) {
-            StreamEvent::Stopped(text) => {
-                if !text.is_empty() {
-                    on_token(&text);
-                }
-                break StopReason::StopString;
-            }
-            StreamEvent::Text(text) => {
-                if !text.is_empty() && on_token(&text) == TokenControl::Stop {
-                    break StopReason::Callback;
-                }
-            }
-        }
-        if steps.finished() {
-            break StopReason::EndOfGeneration;
-        }
-        if tokens.len() >= max_tokens {
-            break StopReason::MaxTokens;
-        }
-        if steps.context_full() {
-            break StopReason::ContextFull;
+        let Some(token) = token else { break };
+        if !stops.go_on(steps.finished(), steps.context_full()) {
+            break;
         }
         steps.advance(token)?;
-    };
-    if stop_reason != StopReason::Callback {
-        let rest = stream.finish();
-        if !rest.is_empty() {
-            on_token(&rest);
-        }
     }
-    Ok(Decoded {
-        text: stream.text().to_string(),
-        tokens,
-        stop_reason,
-    })
+    let (rest, decoded) = stops.finish();
+    if !rest.is_empty() {
+        on_token(&rest);
+    }
+    Ok(decoded)
 }
 
 #[cfg(test)]

@@ -16,7 +16,9 @@ mod spec;
 mod stream;
 mod threads;
 
-pub use decode::{check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, Decoded};
+pub use decode::{
+    check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, Decoded, SequenceStops,
+};
 pub use error::{LlmError, Result};
 pub use generate::{
     ChatMessage, ChatRole, Embedder, GenerateRequest, Generation, ModelInfo, StopReason,

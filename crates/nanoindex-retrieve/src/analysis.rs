@@ -6,7 +6,7 @@
 pub use nanoindex_core::figures::{
     canonical_number, numbers_in, scan_number, NumberMention, MONTHS,
 };
-pub use nanoindex_core::years::{is_year, YEARS};
+pub use nanoindex_core::years::{is_year, is_year_word, YEARS};
 use unicode_normalization::UnicodeNormalization;
 
 /// English function words that carry no topic (removed from documents and questions).

@@ -1,7 +1,7 @@
 //! Question analysis: the content terms of a question, financial synonyms of its metric, the
 //! financial statement it names or implies, and the fiscal years it asks about.
 
-use crate::analysis::{is_year, tokenize};
+use crate::analysis::{is_year, is_year_word, tokenize};
 pub use nanoindex_core::metrics::Statement;
 use nanoindex_core::metrics::METRICS;
 
@@ -133,7 +133,7 @@ impl QueryAnalysis {
         let lower = question.to_lowercase();
         let mut terms = Vec::new();
         for term in tokenize(question) {
-            let is_year = term.len() == 4 && term.parse::<u32>().is_ok_and(is_year);
+            let is_year = is_year_word(&term);
             if QUESTION_BOILERPLATE.contains(&term.as_str())
                 || (term.starts_with("fy") && term.len() > 2 && !is_year)
                 || terms.contains(&term)

@@ -21,7 +21,9 @@ mod sec;
 use std::collections::HashMap;
 
 use nanoindex_core::extract::ExtractedDocument;
-use nanoindex_core::{assign_node_ids, BoundingBox, PageDimensions, SplitMethod, TreeNode};
+use nanoindex_core::{
+    assign_node_ids, BoundingBox, DomainName, PageDimensions, SplitMethod, TreeNode,
+};
 
 pub use assemble::Anchor;
 pub use sec::Form;
@@ -158,8 +160,8 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
         })
         .collect();
     let domain = match form {
-        Some(f) => f.domain().to_string(),
-        _ => detect_domain(&lines),
+        Some(f) => f.domain().as_str().to_string(),
+        _ => detect_domain(&lines).as_str().to_string(),
     };
     BuiltTree {
         structure,
@@ -285,33 +287,33 @@ fn with_front_matter(mut anchors: Vec<Anchor>, lines: &[flat::FlatLine]) -> Vec<
     anchors
 }
 
-fn detect_domain(lines: &[flat::FlatLine]) -> String {
+fn detect_domain(lines: &[flat::FlatLine]) -> DomainName {
     let head: String = lines
         .iter()
         .take_while(|l| l.page_no <= 3)
         .map(|l| l.line.text.to_lowercase())
         .collect::<Vec<_>>()
         .join(" ");
-    domain_of_text(&head).to_string()
+    domain_of_text(&head)
 }
 
 /// The extraction domain of a document from the lowercase text of its first pages:
 /// `legal_contract`, `earnings`, `insurance`, `medical`, `legal`, `financial` or `generic`
 /// (SEC filings are recognised before this, from their cover page).
-pub fn domain_of_text(head: &str) -> &'static str {
+pub fn domain_of_text(head: &str) -> DomainName {
     let any = |words: &[&str]| words.iter().any(|w| head.contains(w));
     if head.contains("whereas")
         || (head.contains("agreement") && head.contains("hereby"))
         || head.contains("this agreement")
     {
-        "legal_contract"
+        DomainName::LegalContract
     } else if head.contains("results for the")
         && (head.contains("quarter") || head.contains("fiscal"))
         || head.contains("earnings release")
         || head.contains("reports fourth quarter")
         || head.contains("financial results")
     {
-        "earnings"
+        DomainName::Earnings
     } else if head.contains("policy")
         && any(&[
             "insured",
@@ -321,7 +323,7 @@ pub fn domain_of_text(head: &str) -> &'static str {
             "coverage",
         ])
     {
-        "insurance"
+        DomainName::Insurance
     } else if any(&[
         "clinical",
         "patients",
@@ -330,7 +332,7 @@ pub fn domain_of_text(head: &str) -> &'static str {
         "trial",
     ]) && any(&["protocol", "study", "trial"])
     {
-        "medical"
+        DomainName::Medical
     } else if any(&[
         "district court",
         "court of appeals",
@@ -341,16 +343,16 @@ pub fn domain_of_text(head: &str) -> &'static str {
         "official journal",
         "hereinafter",
     ]) {
-        "legal"
+        DomainName::Legal
     } else if any(&[
         "balance sheet",
         "statement of cash flows",
         "statements of operations",
         "consolidated statements",
     ]) {
-        "financial"
+        DomainName::Financial
     } else {
-        "generic"
+        DomainName::Generic
     }
 }
 
@@ -410,29 +412,33 @@ fn disambiguate_titles(structure: &mut [TreeNode]) {
 #[cfg(test)]
 mod tests {
     use super::domain_of_text;
+    use nanoindex_core::DomainName;
 
     #[test]
     fn domains_from_the_first_pages() {
         assert_eq!(
             domain_of_text("this agreement is made between acme and beta"),
-            "legal_contract"
+            DomainName::LegalContract
         );
         assert_eq!(
             domain_of_text("homeowners policy. the insured must pay the premium"),
-            "insurance"
+            DomainName::Insurance
         );
         assert_eq!(
             domain_of_text("clinical study protocol for patients with asthma"),
-            "medical"
+            DomainName::Medical
         );
         assert_eq!(
             domain_of_text("united states district court. plaintiff v. defendant"),
-            "legal"
+            DomainName::Legal
         );
         assert_eq!(
             domain_of_text("consolidated statements of operations for 2023"),
-            "financial"
+            DomainName::Financial
         );
-        assert_eq!(domain_of_text("lecture notes on physics"), "generic");
+        assert_eq!(
+            domain_of_text("lecture notes on physics"),
+            DomainName::Generic
+        );
     }
 }

@@ -26,11 +26,11 @@ pub enum Form {
 }
 
 impl Form {
-    /// Domain name used in the tree (`sec_10k`, `sec_10q`).
-    pub fn domain(self) -> &'static str {
+    /// The form's extraction domain (`sec_10k`, `sec_10q`).
+    pub fn domain(self) -> nanoindex_core::DomainName {
         match self {
-            Form::TenK => "sec_10k",
-            Form::TenQ => "sec_10q",
+            Form::TenK => nanoindex_core::DomainName::Sec10k,
+            Form::TenQ => nanoindex_core::DomainName::Sec10q,
         }
     }
 }

@@ -114,4 +114,14 @@ pub enum IndexError {
         /// `it is missing` or `it changed since it was added`.
         reason: &'static str,
     },
+    /// A folder given as input holds no file of the kinds it stands for.
+    #[error("no {what} found in `{path}` (looked for {pattern})")]
+    EmptyFolder {
+        /// The folder.
+        path: PathBuf,
+        /// What was looked for, in words (`PDF`).
+        what: &'static str,
+        /// The file name patterns looked for (`*.pdf`).
+        pattern: &'static str,
+    },
 }

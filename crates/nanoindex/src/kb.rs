@@ -126,34 +126,6 @@ impl KnowledgeBase {
         &self.store
     }
 
-    /// The files a path given to `add` stands for: a file itself, or every PDF and tree file
-    /// (`*.tree.json`, as written by `index`, `index --shard` included) in a folder, sorted.
-    ///
-    /// # Errors
-    /// [`IndexError::Io`] when the folder cannot be read.
-    pub fn sources(path: &Path) -> Result<Vec<PathBuf>, IndexError> {
-        if !path.is_dir() {
-            return Ok(vec![path.to_path_buf()]);
-        }
-        let entries = std::fs::read_dir(path).map_err(|source| IndexError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut out: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().to_lowercase())
-                    .unwrap_or_default();
-                p.is_file() && (name.ends_with(".pdf") || name.ends_with(".tree.json"))
-            })
-            .collect();
-        out.sort();
-        Ok(out)
-    }
-
     /// Adds one PDF or tree file (see [`NanoIndex::prepare`]): the tree, graph and
     /// embeddings are prepared first, then stored in one transaction. Adding the same
     /// content again changes nothing; a file whose content changed replaces the document of

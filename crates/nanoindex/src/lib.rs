@@ -39,6 +39,7 @@
 pub mod ask;
 mod error;
 mod index;
+pub mod inputs;
 pub mod kb;
 pub mod llm;
 mod prepare;

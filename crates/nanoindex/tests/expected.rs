@@ -14,6 +14,7 @@ use std::path::Path;
 use common::{shared_data, Flow};
 use expect_test::expect_file;
 use nanoindex::ask::Trace;
+use nanoindex::core::english::counted;
 use nanoindex::core::DocumentTree;
 use nanoindex::{ask, sha256_hex, AskOptions, Config, Mode, NanoIndex};
 use nanoindex_llm::ScriptedGenerator;
@@ -162,8 +163,8 @@ fn outlines_of(dir: &Path) -> String {
             Ok(doc) => {
                 let _ = writeln!(
                     out,
-                    "== {name}: {} pages",
-                    doc.tree.extraction_metadata.page_count
+                    "== {name}: {}",
+                    counted(doc.tree.extraction_metadata.page_count, "page")
                 );
                 out.push_str(&outline(&doc.tree, true));
             }

@@ -188,7 +188,11 @@ fn a_folder_of_index_output_is_added_tree_by_tree() {
             Some(dir.path().join(format!("{name}.pdf")).display().to_string());
         nanoindex_core::save_tree(&tree, out.join(format!("{name}.tree.json"))).unwrap();
     }
-    let sources = KnowledgeBase::sources(&out).unwrap();
+    let sources = nanoindex::inputs::files_of(
+        std::slice::from_ref(&out),
+        nanoindex::inputs::FolderFiles::PdfsAndTrees,
+    )
+    .unwrap();
     assert_eq!(sources.len(), 2, "{sources:?}");
     let mut kb = KnowledgeBase::open(&dir.path().join("kb"), engine).unwrap();
     for s in &sources {
@@ -331,7 +335,11 @@ fn the_financebench_filings_in_one_knowledge_base() {
         Box::new(ScriptedGenerator::new(vec!["not json"; 40])),
     );
     let mut kb = KnowledgeBase::open(&kb_dir, engine).unwrap();
-    let files = KnowledgeBase::sources(&pdfs).unwrap();
+    let files = nanoindex::inputs::files_of(
+        std::slice::from_ref(&pdfs),
+        nanoindex::inputs::FolderFiles::PdfsAndTrees,
+    )
+    .unwrap();
     assert_eq!(files.len(), 17);
     for f in &files {
         kb.add(f, &mut |_| {}).unwrap();

@@ -237,15 +237,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
     }
     // A named ratio or margin is computed from statement rows, even when the question asks
     // for it "as a %".
-    if has(&[
-        "ratio",
-        "gross margin",
-        "operating margin",
-        "net margin",
-        "profit margin",
-        "ebitda margin",
-        "ebitda % margin",
-    ]) {
+    if has(&["ratio"])
+        || nanoindex_core::metrics::FORMULAS
+            .iter()
+            .any(|f| has(f.names))
+    {
         return AnswerType::Ratio;
     }
     if has(&[

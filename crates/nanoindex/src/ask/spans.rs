@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use nanoindex_retrieve::analysis::is_year;
+use nanoindex_retrieve::analysis::is_year_word;
 use regex::Regex;
 
 use super::answer_type::AnswerType;
@@ -286,8 +286,7 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                     continue;
                 }
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
-                let is_year = m.as_str().len() == 4 && m.as_str().parse::<u32>().is_ok_and(is_year);
-                if noun_follows && !is_year {
+                if noun_follows && !is_year_word(m.as_str()) {
                     found.push(m.range());
                 }
             }

@@ -1,13 +1,13 @@
 //! Built-in extraction domains: which entity and relationship types the model is asked
 //! for in each kind of document, and what to look for.
 
-use nanoindex_core::{EntityType, RelationType};
+use nanoindex_core::{DomainName, EntityType, RelationType};
 
 /// Entity and relationship types for one kind of document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DomainPreset {
-    /// Domain name as `--domain` takes it.
-    pub name: &'static str,
+    /// The domain (its name is what `--domain` takes).
+    pub name: DomainName,
     /// Entity types the model may use.
     pub entity_types: &'static [EntityType],
     /// Relationship types the model may use.
@@ -56,47 +56,47 @@ const LEGAL_RELATIONS: &[RelationType] = &[
 /// The built-in domains, in `--domain` order.
 pub const DOMAINS: &[DomainPreset] = &[
     DomainPreset {
-        name: "sec_10k",
+        name: DomainName::Sec10k,
         entity_types: FINANCIAL_ENTITIES,
         relation_types: FINANCIAL_RELATIONS,
         focus: "an annual report on Form 10-K: the company, its segments and subsidiaries, \
                 officers, financial metrics with their values and periods, risk factors",
     },
     DomainPreset {
-        name: "sec_10q",
+        name: DomainName::Sec10q,
         entity_types: FINANCIAL_ENTITIES,
         relation_types: FINANCIAL_RELATIONS,
         focus: "a quarterly report on Form 10-Q: the company, segments, quarterly financial \
                 metrics with their values and periods",
     },
     DomainPreset {
-        name: "earnings",
+        name: DomainName::Earnings,
         entity_types: FINANCIAL_ENTITIES,
         relation_types: FINANCIAL_RELATIONS,
         focus: "an earnings release: reported metrics, their values, growth rates and guidance",
     },
     DomainPreset {
-        name: "financial",
+        name: DomainName::Financial,
         entity_types: FINANCIAL_ENTITIES,
         relation_types: FINANCIAL_RELATIONS,
         focus: "a financial document: organisations, amounts, rates and the metrics they measure",
     },
     DomainPreset {
-        name: "legal",
+        name: DomainName::Legal,
         entity_types: LEGAL_ENTITIES,
         relation_types: LEGAL_RELATIONS,
         focus: "a legal document (court filing, regulation): parties, courts, statutes and \
                 sections cited, dates",
     },
     DomainPreset {
-        name: "legal_contract",
+        name: DomainName::LegalContract,
         entity_types: LEGAL_ENTITIES,
         relation_types: LEGAL_RELATIONS,
         focus: "a contract: the parties, defined terms, amounts, dates, governing law and the \
                 sections that refer to each other",
     },
     DomainPreset {
-        name: "medical",
+        name: DomainName::Medical,
         entity_types: &[
             EntityType::Organization,
             EntityType::Person,
@@ -116,7 +116,7 @@ pub const DOMAINS: &[DomainPreset] = &[
                 endpoints and their values",
     },
     DomainPreset {
-        name: "insurance",
+        name: DomainName::Insurance,
         entity_types: &[
             EntityType::Organization,
             EntityType::Person,
@@ -136,7 +136,7 @@ pub const DOMAINS: &[DomainPreset] = &[
                 exclusions and dates",
     },
     DomainPreset {
-        name: "generic",
+        name: DomainName::Generic,
         entity_types: FINANCIAL_ENTITIES,
         relation_types: &[
             RelationType::HasValue,
@@ -166,7 +166,7 @@ impl Domain {
     /// The name as `--domain` takes it (`sec_10k`).
     #[must_use]
     pub fn name(self) -> &'static str {
-        self.0.name
+        self.0.name.as_str()
     }
 
     /// The domain's entity and relationship types and focus.
@@ -182,12 +182,13 @@ impl std::str::FromStr for Domain {
     /// # Errors
     /// A message naming the unknown domain and the known ones.
     fn from_str(s: &str) -> Result<Self, String> {
-        preset(s).map(Domain).ok_or_else(|| {
-            format!(
-                "unknown domain `{s}` (expected one of: {})",
-                domain_names().join(", ")
-            )
-        })
+        let name: DomainName = s.parse()?;
+        Ok(Domain(
+            DOMAINS
+                .iter()
+                .find(|d| d.name == name)
+                .expect("every domain has a preset (tested)"),
+        ))
     }
 }
 
@@ -199,12 +200,13 @@ impl std::fmt::Display for Domain {
 
 /// The preset called `name`, if there is one.
 pub fn preset(name: &str) -> Option<&'static DomainPreset> {
+    let name: DomainName = name.parse().ok()?;
     DOMAINS.iter().find(|d| d.name == name)
 }
 
 /// Names of the built-in domains.
 pub fn domain_names() -> Vec<&'static str> {
-    DOMAINS.iter().map(|d| d.name).collect()
+    DomainName::names()
 }
 
 /// The entity and relationship types to ask for: the preset's, then the user's custom
@@ -235,19 +237,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_domain_of_the_spec_has_a_preset() {
-        for name in [
-            "sec_10k",
-            "sec_10q",
-            "earnings",
-            "financial",
-            "legal",
-            "legal_contract",
-            "medical",
-            "insurance",
-            "generic",
-        ] {
-            assert!(preset(name).is_some(), "{name}");
+    fn every_domain_has_one_preset_in_the_same_order() {
+        let presets: Vec<DomainName> = DOMAINS.iter().map(|d| d.name).collect();
+        assert_eq!(presets, DomainName::ALL);
+        for name in DomainName::ALL {
+            assert!(preset(name.as_str()).is_some(), "{name}");
         }
     }
 

@@ -12,9 +12,8 @@ use nanoindex_core::{
     estimate_tokens, DocumentGraph, Entity, EntityType, RelationType, Relationship, TreeNode,
 };
 use nanoindex_llm::{GenerateRequest, LlmError};
-use serde_json::json;
 
-use super::Calls;
+use super::{prompts, Calls};
 use crate::text::{boundaries, head, pack};
 
 /// Estimated tokens of text per extraction window.
@@ -80,56 +79,16 @@ pub(crate) fn extract(
     stats.windows = windows.len();
     let entity_names: Vec<&str> = entity_types.iter().map(EntityType::as_str).collect();
     let relation_names: Vec<&str> = relation_types.iter().map(RelationType::as_str).collect();
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "entities": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string", "maxLength": 80},
-                        "type": {"type": "string", "enum": entity_names}
-                    },
-                    "required": ["name", "type"]
-                },
-                "minItems": 1,
-                "maxItems": 12
-            },
-            "relationships": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "source": {"type": "string", "maxLength": 80},
-                        "relation": {"type": "string", "enum": relation_names},
-                        "target": {"type": "string", "maxLength": 80}
-                    },
-                    "required": ["source", "relation", "target"]
-                },
-                "maxItems": 8
-            }
-        },
-        "required": ["entities", "relationships"]
-    });
-    let system = format!(
-        "You extract entities and relationships from {focus}. Names are copied exactly as \
-         the text writes them. Reply with JSON only."
-    );
     let requests: Vec<GenerateRequest> = windows
         .iter()
         .map(|w| {
-            let user = format!(
-                "Section: {}\n\nText:\n{}\n\nList the entities named in the text (types: {}) \
-                 and the relationships between them (types: {}).",
-                nodes[w.node].title,
-                w.text,
-                entity_names.join(", "),
-                relation_names.join(", ")
-            );
-            GenerateRequest::chat(&system, &user)
-                .with_max_tokens(320)
-                .with_json_schema(schema.clone())
+            prompts::entities(
+                focus,
+                &nodes[w.node].title,
+                &w.text,
+                &entity_names,
+                &relation_names,
+            )
         })
         .collect();
     let replies = calls.batch(&requests)?;

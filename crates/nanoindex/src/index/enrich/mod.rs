@@ -15,6 +15,7 @@
 
 pub mod domain;
 mod entities;
+mod prompts;
 mod split;
 mod summary;
 
@@ -320,6 +321,8 @@ pub fn enrich(
     let mut graph = nanoindex_graph::build_graph(tree);
     timed(Stage::Graph, started, &mut report);
 
+    // The tree's domain is the detector's `DomainName`; a tree written by another tool may
+    // name one without a preset, and then the generic types are used (the report says so).
     let chosen = options
         .domain
         .or_else(|| tree.domain.as_deref().and_then(|d| d.parse().ok()))

@@ -20,9 +20,8 @@ use std::ops::Range;
 
 use nanoindex_core::{estimate_tokens, SourceSpan, SplitMethod, TextPageSpan, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
-use serde_json::json;
 
-use super::{node_at, Calls};
+use super::{node_at, prompts, Calls};
 use crate::text::{
     boundaries, find_opening, head, opening_words, pack, paragraphs, sentences, title_of, Cuts,
 };
@@ -220,31 +219,7 @@ fn llm_boundaries(
         return Ok(None);
     }
     let openings: Vec<&str> = shown.iter().map(|(_, o)| o.as_str()).collect();
-    let listing: String = openings.iter().map(|o| format!("- {o}\n")).collect();
-    let user = format!(
-        "Section: {}\n\nThe section is long. Its paragraphs begin like this, in order:\n{listing}\n\
-         Choose 3 to 8 of these openings where a new subsection begins (a new topic). Copy \
-         each chosen opening exactly.",
-        node.title
-    );
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "boundaries": {
-                "type": "array",
-                "items": {"type": "string", "enum": openings},
-                "minItems": 3,
-                "maxItems": 8
-            }
-        },
-        "required": ["boundaries"]
-    });
-    let request = GenerateRequest::chat(
-        "You divide long sections of documents into subsections. Reply with JSON only.",
-        &user,
-    )
-    .with_max_tokens(200)
-    .with_json_schema(schema);
+    let request = prompts::boundaries(&node.title, &openings);
     let reply = calls.one(&request)?;
     let chosen: Vec<String> = serde_json::from_str::<serde_json::Value>(&reply.text)
         .ok()
@@ -306,44 +281,10 @@ fn propositions(
             requests.push(None);
             continue;
         }
-        let user = format!(
-            "Text:\n{}\n\nList the claims this text makes. Each claim is one short sentence \
-             that stands on its own: name the subject instead of using pronouns. For each \
-             claim, `source` is the opening of the sentence it comes from, copied from this \
-             list:\n{}",
+        requests.push(Some(prompts::propositions(
             head(&text[w.clone()], 2 * PROPOSITION_WINDOW_TOKENS),
-            openings
-                .iter()
-                .map(|o| format!("- {o}\n"))
-                .collect::<String>()
-        );
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "propositions": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "claim": {"type": "string", "maxLength": 200},
-                            "source": {"type": "string", "enum": openings}
-                        },
-                        "required": ["claim", "source"]
-                    },
-                    "minItems": 1,
-                    "maxItems": 10
-                }
-            },
-            "required": ["propositions"]
-        });
-        requests.push(Some(
-            GenerateRequest::chat(
-                "You extract atomic, self-contained claims from documents. Reply with JSON only.",
-                &user,
-            )
-            .with_max_tokens(600)
-            .with_json_schema(schema),
-        ));
+            &openings,
+        )));
         window_starts.push(starts);
     }
     let live: Vec<GenerateRequest> = requests.iter().flatten().cloned().collect();

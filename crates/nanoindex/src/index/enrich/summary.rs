@@ -13,18 +13,12 @@
 use nanoindex_core::{estimate_tokens, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
-use super::{node_at, Calls};
+use super::{node_at, prompts, Calls};
 use crate::text::{boundaries, head, pack, paragraphs, sentences, Cuts};
 
 /// Nodes with less own text than this (estimated tokens) get no summary of their own text;
 /// a parent still gets one from its children.
 pub const MIN_SUMMARY_TOKENS: usize = 40;
-
-/// Most generated tokens per summary.
-const SUMMARY_MAX_TOKENS: u32 = 80;
-
-const SYSTEM: &str = "You summarise sections of documents for a search index. You write in \
-                      your own words and never copy sentences from the text.";
 
 /// What summarisation did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -73,7 +67,7 @@ pub(crate) fn summarize(
         }
         for range in parts(&target.own_text, budget) {
             let text = &target.own_text[range];
-            part_requests.push(summary_request(&target.title, text, false));
+            part_requests.push(prompts::summary(&target.title, text, false));
             part_texts.push(text.to_string());
             part_owner.push(t);
         }
@@ -97,7 +91,7 @@ pub(crate) fn summarize(
             _ => {
                 stats.in_parts += 1;
                 let joined = p.join("\n");
-                combine_requests.push(combine_request(&targets[t].title, &joined));
+                combine_requests.push(prompts::combine(&targets[t].title, &joined));
                 combine_sources.push(targets[t].own_text.clone());
                 combine_owner.push(t);
             }
@@ -141,7 +135,7 @@ pub(crate) fn summarize(
             }
             context.push_str("Subsections:\n");
             context.push_str(head(&children.join("\n"), budget));
-            requests.push(summary_request(&target.title, &context, true));
+            requests.push(prompts::summary(&target.title, &context, true));
             sources.push(target.own_text.clone());
             owners.push(t);
         }
@@ -186,16 +180,11 @@ pub(crate) fn describe(
         .iter()
         .find_map(|n| n.text.as_deref())
         .unwrap_or("");
-    let user = format!(
-        "Document file: {doc_name}\n\nOpening text:\n{}\n\nSections:\n{}\n\nIn one sentence, \
-         say what kind of document this is, who it is from, and what subject or period it \
-         covers.",
+    let request = prompts::description(
+        doc_name,
         head(first_text, budget / 4),
-        head(&outline.join("\n"), budget * 3 / 4)
+        head(&outline.join("\n"), budget * 3 / 4),
     );
-    let request = GenerateRequest::chat(SYSTEM, &user)
-        .with_max_tokens(64)
-        .with_stop(["\n\n"]);
     let reply = calls.one(&request)?;
     let text = clean(&reply.text);
     Ok((!text.is_empty() && !crate::text::is_repetitive(&text)).then_some(text))
@@ -228,31 +217,6 @@ fn parts(text: &str, budget: usize) -> Vec<std::ops::Range<usize>> {
             r.start..r.start + keep
         })
         .collect()
-}
-
-fn summary_request(title: &str, text: &str, from_children: bool) -> GenerateRequest {
-    let what = if from_children {
-        "Summarise the section described above in one or two sentences of your own words: \
-         what it covers and its main facts."
-    } else {
-        "Summarise the section above in one or two sentences of your own words, naming its \
-         main facts and figures."
-    };
-    GenerateRequest::chat(SYSTEM, &format!("Section: {title}\n\n{text}\n\n{what}"))
-        .with_max_tokens(SUMMARY_MAX_TOKENS)
-        .with_stop(["\n\n"])
-}
-
-fn combine_request(title: &str, partial: &str) -> GenerateRequest {
-    GenerateRequest::chat(
-        SYSTEM,
-        &format!(
-            "Section: {title}\n\nSummaries of its consecutive parts:\n{partial}\n\nCombine them \
-             into one summary of the whole section, in one or two sentences."
-        ),
-    )
-    .with_max_tokens(SUMMARY_MAX_TOKENS)
-    .with_stop(["\n\n"])
 }
 
 /// Runs `requests` (batched) and checks each reply against its source text; rejected ones

@@ -1,0 +1,537 @@
+//! The reader's candidates from table cells: the row whose label matches the question's
+//! metric, in the column of the asked year and period length, with the statement's scale
+//! ("in millions") and currency, and the figure written as a person would ("$1,577 million").
+
+use super::*;
+
+/// The scale a statement page states for its figures ("in millions", "(thousands)"),
+/// searched in the lines above `line` on its page, nearest first, then in the whole page,
+/// then in the titles of the page's sections.
+pub(in crate::ask) fn scale_of(
+    index: &RetrievalIndex,
+    page: u32,
+    line: usize,
+) -> Option<&'static str> {
+    let ids = index.page_line_ids(page);
+    let pos = ids.iter().position(|&i| i == line).unwrap_or(ids.len());
+    let lines = index.lines();
+    let find = |text: &str| -> Option<&'static str> {
+        let lower = text.to_lowercase();
+        for (words, scale) in [
+            (
+                [
+                    "in millions",
+                    "(millions",
+                    "millions of",
+                    "in $ millions",
+                    "$ in millions",
+                ],
+                "million",
+            ),
+            (
+                [
+                    "in thousands",
+                    "(thousands",
+                    "thousands of",
+                    "in $ thousands",
+                    "$ in thousands",
+                ],
+                "thousand",
+            ),
+            (
+                [
+                    "in billions",
+                    "(billions",
+                    "billions of",
+                    "in $ billions",
+                    "$ in billions",
+                ],
+                "billion",
+            ),
+        ] {
+            if words.iter().any(|w| lower.contains(w)) {
+                return Some(scale);
+            }
+        }
+        None
+    };
+    // A statement's "(In millions)" under its title can be part of the title (a heading
+    // node), so the titles of the page's passages are read last.
+    ids[..pos]
+        .iter()
+        .rev()
+        .find_map(|&i| find(&lines[i].text))
+        .or_else(|| ids[pos..].iter().find_map(|&i| find(&lines[i].text)))
+        .or_else(|| {
+            ids.iter()
+                .find_map(|&i| find(&index.passages()[lines[i].passage].title_path))
+        })
+}
+
+/// A table row's label: its text before the first figure, without a trailing `$`, `(`,
+/// dash or colon.
+pub(super) fn row_label(before_first_figure: &str) -> &str {
+    before_first_figure
+        .trim_end_matches(['(', '$', ' ', '-', ':', '—', '€', '£', '₹'])
+        .trim()
+}
+
+/// Money signs and words: dollars, and the other currencies filings use.
+pub(super) fn states_dollars(t: &str) -> bool {
+    t.contains('$') || t.to_lowercase().contains("dollars") || t.contains("USD")
+}
+
+pub(super) fn states_other_currency(t: &str) -> bool {
+    ["€", "£", "₹", "INR", "Rs.", "EUR", "GBP", "rupees", "euros"]
+        .iter()
+        .any(|c| t.contains(c))
+}
+
+/// Whether `page` states dollars (`Some(true)`), only another currency (`Some(false)`), or
+/// no currency at all (`None`).
+pub(super) fn page_dollars(index: &RetrievalIndex, page: u32) -> Option<bool> {
+    let (mut dollars, mut other) = (false, false);
+    for &i in index.page_line_ids(page) {
+        let t = index.lines()[i].text.as_str();
+        dollars |= states_dollars(t);
+        other |= states_other_currency(t);
+    }
+    (dollars || other).then_some(dollars)
+}
+
+/// Whether the document's dollar lines outnumber its lines in other currencies: the
+/// currency of a statement page that names none (rows without `$` in a filing that has them
+/// elsewhere).
+pub(super) fn document_dollars(index: &RetrievalIndex) -> bool {
+    let (mut d, mut o) = (0usize, 0usize);
+    for l in index.lines() {
+        d += usize::from(states_dollars(&l.text));
+        o += usize::from(states_other_currency(&l.text));
+    }
+    d > o
+}
+
+/// A figure with its currency and scale: `$1,577 million`; the written cell's sign is kept
+/// apart (the caller says "shown as (1,577)").
+#[must_use]
+pub fn format_figure(written: &str, dollars: bool, scale: Option<&str>, percent: bool) -> String {
+    let digits = written
+        .trim()
+        .trim_start_matches(['(', '-', '$', ' '])
+        .trim_end_matches([')', ' ']);
+    if percent || digits.ends_with('%') {
+        return digits.to_string();
+    }
+    let mut out = String::new();
+    if dollars {
+        out.push('$');
+    }
+    out.push_str(digits);
+    if let Some(s) = scale {
+        out.push(' ');
+        out.push_str(s);
+    }
+    out
+}
+
+/// Table cells: rows whose label matches the question, in the column of the question's
+/// first year (else the first column).
+pub(in crate::ask) fn cell_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    query: &QueryAnalysis,
+    weights: &[(String, f32)],
+    kind: AnswerType,
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    // Words that name the statement or the source are not words of a row label.
+    const NOT_LABEL: &[&str] = &[
+        "according",
+        "balance",
+        "sheet",
+        "statement",
+        "statements",
+        "report",
+        "reported",
+        "year",
+        "end",
+        "fiscal",
+    ];
+    let not_label: HashSet<String> = NOT_LABEL.iter().map(|w| stem(w)).collect();
+    let own_terms: HashSet<String> = query.terms.iter().map(|t| stem(t)).collect();
+    let label_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !not_label.contains(t) && !is_period_term(t) && own_terms.contains(t))
+        .cloned()
+        .collect();
+    // The metric's line-item words ("purchases of property, plant and equipment" for capital
+    // expenditure) are alternatives to the question's words, not words it must all have;
+    // words of every line item ("net", "total", "other") say nothing of which one.
+    const GENERIC: &[&str] = &["net", "total", "other", "and", "of", "less", "gross"];
+    let expansions: HashSet<String> = query
+        .alternatives
+        .iter()
+        .map(|t| stem(t))
+        .filter(|t| !GENERIC.contains(&t.as_str()))
+        .collect();
+    let wants_total = query
+        .question
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "total");
+    // The document's currency, counted once and only when a page names none.
+    let doc_dollars = std::cell::OnceCell::new();
+    for unit in units.iter().filter(|u| u.row) {
+        let Some(first_figure) = numbers_in(&unit.text).first().map(|n| n.range.start) else {
+            continue;
+        };
+        let label = row_label(&unit.text[..first_figure]).to_string();
+        if !label.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        let label_terms = stems(&label);
+        // The share of the label's specific words that spell the metric ("property, plant
+        // and equipment" of "Property, plant and equipment — net"), and the question's own
+        // words in it ("net"), which tell two such rows apart.
+        let specific = label_terms
+            .iter()
+            .filter(|t| !GENERIC.contains(&t.as_str()))
+            .count();
+        let expansion_share = label_terms
+            .iter()
+            .filter(|t| expansions.contains(*t))
+            .count() as f32
+            / specific.max(1) as f32;
+        // The label's words, or (at the context weight) with its group label's.
+        let own = coverage(&label_weights, &label_terms).max(
+            CONTEXT_WEIGHT
+                * coverage_by(&label_weights, |t| {
+                    label_terms.contains(t) || unit.context.contains(t)
+                }),
+        );
+        let cov = if expansion_share > 0.0 {
+            own.max(0.8 * expansion_share + 0.2 * own)
+        } else {
+            own
+        };
+        if cov <= 0.0 {
+            continue;
+        }
+        // A label that says more than the question asks names another line item ("Other
+        // income (expense), net" for "net income").
+        // "Total" is no index term (a stop word), yet it tells "Total current liabilities"
+        // from "Current content liabilities": it counts when the question says it.
+        let is_total = |t: &String| t == "total";
+        let precision = label_terms
+            .iter()
+            .filter(|t| {
+                label_weights.iter().any(|(w, _)| w == *t)
+                    || expansions.contains(*t)
+                    || (wants_total && is_total(t))
+            })
+            .count() as f32
+            / label_terms.len().max(1) as f32;
+        let cov = match (wants_total, label_terms.iter().any(is_total)) {
+            (true, false) => 0.85 * cov,
+            (false, true) => 0.95 * cov,
+            _ => cov,
+        };
+        let header = input.index.snippet(unit.first, 0.0).header;
+        let Some(header) = header else { continue };
+        let years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
+        let year = query
+            .years
+            .iter()
+            .copied()
+            .find(|y| years.contains(y))
+            .or_else(|| {
+                query
+                    .years
+                    .is_empty()
+                    .then(|| years.first().copied())
+                    .flatten()
+            });
+        let Some(year) = year else { continue };
+        let Some(cell) = read_cell_in(
+            &unit.text,
+            &header,
+            year,
+            period_occurrence(&query.question),
+        ) else {
+            continue;
+        };
+        let percent_cell = cell.text.contains('%')
+            || unit.text[unit
+                .text
+                .find(&cell.text)
+                .map_or(0, |i| i + cell.text.len())..]
+                .trim_start()
+                .starts_with('%');
+        // A percentage question reads percentage cells only; an amount question, no percentage.
+        if (kind == AnswerType::Percentage) != percent_cell {
+            continue;
+        }
+        let percent = percent_cell;
+        let per_share = label.to_lowercase().contains("per share")
+            || label.to_lowercase().contains("per diluted");
+        let scale = if percent || per_share {
+            None
+        } else {
+            scale_of(input.index, unit.page_no, unit.first)
+        };
+        let dollars = !percent
+            && page_dollars(input.index, unit.page_no)
+                .unwrap_or_else(|| *doc_dollars.get_or_init(|| document_dollars(input.index)));
+        let mut value = format_figure(&cell.text, dollars, scale, percent);
+        if percent && !value.ends_with('%') {
+            value.push('%');
+        }
+        if let Some(converted) = converted(&query.question, cell.value.abs(), scale) {
+            value.push_str(&format!(" ({converted})"));
+        }
+        // The statement the question names; else any primary statement, where a line item's
+        // authoritative figure stands (not a note's or a segment's breakdown).
+        let statement = match query.statement {
+            Some(st) => {
+                if input.index.is_statement_page(unit.page_no, st) {
+                    0.2
+                } else {
+                    0.0
+                }
+            }
+            None => {
+                let primary = [
+                    Statement::Income,
+                    Statement::BalanceSheet,
+                    Statement::CashFlows,
+                ]
+                .into_iter()
+                .any(|st| input.index.is_statement_page(unit.page_no, st));
+                if primary {
+                    0.1
+                } else {
+                    0.0
+                }
+            }
+        };
+        // Of two labels that both spell the metric, the one with fewer words the question
+        // does not say ("Long-term debt" over "Current portion of long-term debt").
+        let own_share = label_terms
+            .iter()
+            .filter(|t| label_weights.iter().any(|(w, _)| w == *t))
+            .count() as f32
+            / label_terms.len().max(1) as f32;
+        // A primary statement's line item whose label spells the metric asked and nothing
+        // else ("Total net sales" for "total net sales for the three months …") is the
+        // authoritative figure, above prose that mentions the metric beside another figure
+        // ("Total net sales include $3.3 billion of revenue recognized …").
+        let authoritative = if statement > 0.0 && precision >= 1.0 && cov >= EXACT_LABEL {
+            0.15
+        } else {
+            0.0
+        };
+        let score = 0.6 * cov * (0.5 + 0.5 * precision)
+            + authoritative
+            + 0.05 * own_share
+            + 0.15 * page_rank(input, unit.page_no)
+            + statement
+            + if query.years.contains(&year) {
+                0.1
+            } else {
+                0.0
+            };
+        let score = score + header_period_fit(&query.question, input.index, unit.first);
+        let written = (cell.text.trim() != value).then(|| cell.text.clone());
+        out.push(Candidate {
+            value,
+            written,
+            quote: unit.text.clone(),
+            page_no: unit.page_no,
+            score,
+            coverage: cov,
+            cell: Some((label, year)),
+            computation: None,
+            cite: vec![snippet_of(unit, score, Some(header))],
+        });
+    }
+    out
+}
+
+/// The length of period a text names: a quarter, six or nine months, or a year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PeriodLength {
+    Quarter,
+    Interim,
+    Year,
+}
+
+/// The one length of period `text` names (`Three Months Ended June 30`, `Twelve Months
+/// Ended`, `Years Ended`, `52 weeks`), or `None` when it names none or several.
+pub(super) fn period_length(text: &str) -> Option<PeriodLength> {
+    let lower = text.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let found = [
+        (
+            PeriodLength::Quarter,
+            has(&[
+                "three months",
+                "3 months",
+                "thirteen weeks",
+                "13 weeks",
+                "quarter",
+            ]),
+        ),
+        (
+            PeriodLength::Interim,
+            has(&[
+                "six months",
+                "nine months",
+                "26 weeks",
+                "39 weeks",
+                "year to date",
+            ]),
+        ),
+        (
+            PeriodLength::Year,
+            has(&[
+                "twelve months",
+                "12 months",
+                "year ended",
+                "years ended",
+                "52 weeks",
+                "53 weeks",
+            ]),
+        ),
+    ];
+    let mut named = found.iter().filter(|(_, f)| *f).map(|(p, _)| *p);
+    let first = named.next()?;
+    named.next().is_none().then_some(first)
+}
+
+/// The length of period a question asks for: a quarter ("Q2", "second quarter", "three
+/// months"), six or nine months, else a year when it names a fiscal or full year ("FY2023",
+/// "fiscal 2023", "annual") — `None` when it says nothing of it.
+pub(super) fn asked_period_length(question: &str) -> Option<PeriodLength> {
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let quarter = words
+        .iter()
+        .any(|w| matches!(*w, "q1" | "q2" | "q3" | "q4" | "quarter" | "quarterly"))
+        || lower.contains("three months");
+    if quarter {
+        return Some(PeriodLength::Quarter);
+    }
+    if period_occurrence(question) == 1 {
+        return Some(PeriodLength::Interim);
+    }
+    let year = words
+        .iter()
+        .any(|w| w.starts_with("fy") || matches!(*w, "fiscal" | "annual" | "annually" | "yearly"))
+        || lower.contains("full year");
+    year.then_some(PeriodLength::Year)
+}
+
+/// The length of period of the table a row (line `row`) belongs to: named by its column
+/// header (the nearest line above on the page that names two or more years) or by one of
+/// the three lines above that header ("Twelve Months Ended June 30," over "2022 2023").
+pub(super) fn column_period(index: &RetrievalIndex, row: usize) -> Option<PeriodLength> {
+    let lines = index.lines();
+    let ids = index.page_line_ids(lines[row].page_no);
+    let at = ids.iter().position(|&i| i == row)?;
+    let header = ids[..at].iter().rposition(|&i| {
+        nanoindex_retrieve::index::years_in(&lines[i].text).is_some_and(|y| y.len() >= 2)
+    })?;
+    ids[header.saturating_sub(3)..=header]
+        .iter()
+        .rev()
+        .find_map(|&i| period_length(&lines[i].text))
+}
+
+/// Score adjustment of a table cell by its table's period against the question's: +0.05
+/// when they agree, −0.1 when a question about a fiscal year reads a quarter's table (an
+/// earnings release prints both, on different pages), 0 when either says nothing.
+pub(super) fn header_period_fit(question: &str, index: &RetrievalIndex, row: usize) -> f32 {
+    match (asked_period_length(question), column_period(index, row)) {
+        (Some(asked), Some(read)) if asked == read => 0.05,
+        (Some(_), Some(_)) => -0.1,
+        _ => 0.0,
+    }
+}
+
+/// Factor on a figure sentence's match when it lacks the metric's most specific word.
+pub(super) const MISSING_SPECIFIC: f32 = 0.75;
+
+/// "32% of our total workforce", "40 percent of the employees": a figure stated as a share of
+/// a whole.
+pub(super) static SHARE_OF_WHOLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b\d+(?:\.\d+)?\s?(?:%|percent)\s+of\s+(?:our|the|its|their)\s+(?:total\s+)?[a-z]+",
+    )
+    .expect("valid regex")
+});
+
+/// Coverage at which a row label spells the question's metric (see `cell_candidates`).
+pub(super) const EXACT_LABEL: f32 = 0.9;
+
+/// Which of a year's columns a question asks for when a table names the year twice: 1 for
+/// the longer period ("nine months", "six months", "year to date"), else 0 (the quarter).
+pub(in crate::ask) fn period_occurrence(question: &str) -> usize {
+    let lower = question.to_lowercase();
+    let longer = [
+        "nine months",
+        "six months",
+        "nine-month",
+        "six-month",
+        "year to date",
+        "year-to-date",
+        "ytd",
+        "first half",
+        "first nine",
+    ];
+    usize::from(longer.iter().any(|w| lower.contains(w)))
+}
+
+/// The figure in the unit the question asks for ("in USD billions", "in millions"), when it
+/// differs from the statement's: `$8.74 billion` for 8,738 in millions.
+pub(super) fn converted(question: &str, value: f64, scale: Option<&str>) -> Option<String> {
+    let lower = question.to_lowercase();
+    let factor = |s: &str| -> f64 {
+        match s {
+            "thousand" => 1e3,
+            "million" => 1e6,
+            "billion" => 1e9,
+            _ => 1.0,
+        }
+    };
+    let from = factor(scale?);
+    let wanted = ["billion", "million", "thousand"].into_iter().find(|w| {
+        lower.contains(&format!("in usd {w}"))
+            || lower.contains(&format!("in {w}"))
+            || lower.contains(&format!("usd {w}"))
+    })?;
+    let to = factor(wanted);
+    if (to - from).abs() < 1.0 {
+        return None;
+    }
+    let v = value * from / to;
+    Some(format!("${} {wanted}", group_thousands(&format!("{v:.2}"))))
+}
+
+pub(in crate::ask) fn group_thousands(number: &str) -> String {
+    let (int, frac) = number.split_once('.').unwrap_or((number, ""));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}

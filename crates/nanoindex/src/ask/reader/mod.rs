@@ -1,0 +1,878 @@
+//! The reader: between the pages read and the answer, finds the span that answers the
+//! question, without a generative model's judgement.
+//!
+//! For each part of the question ([`answer_type::parts`]) it takes the answer type
+//! ([`answer_type::classify`]) and reads every sentence and table row of the pages read:
+//! - spans of that type ([`spans::find`]) in sentences, scored by how well the sentence
+//!   matches the question's terms (IDF-weighted coverage), how near the matched terms stand to
+//!   the span, the page's retrieval rank and the question's years;
+//! - for figures, table cells: the row whose label matches the question's metric, in the
+//!   column of the question's year, with the statement's scale ("in millions") and currency;
+//! - for ratios and margins, inputs read from statement rows and computed here (the formula
+//!   shown, each input cited);
+//! - for definitions, the sentence that defines the term; for yes/no and free text, the best
+//!   sentence (quoted, never restated).
+//!
+//! A part is answered when its best candidate's sentence covers enough of the question
+//! ([`MIN_COVERAGE`]); else it is not found, and the answer says so.
+//!
+//! This module holds the entry point ([`read`]), the reading units and their scoring; the
+//! candidates come from `sentence` (spans, definitions, sentences, causes), `cells` (table
+//! cells) and `formulas` (computed ratios and margins).
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+pub(super) use nanoindex_core::metrics::{formula_named, Formula};
+use nanoindex_core::NodeId;
+use nanoindex_retrieve::analysis::{is_year, numbers_in, tokenize, MONTHS};
+use nanoindex_retrieve::table::read_cell_in;
+use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::answer_type::{self, AnswerType};
+use super::choice;
+use super::compare;
+use super::spans;
+use crate::text::{sentences, Cuts};
+
+mod cells;
+mod formulas;
+mod sentence;
+
+use cells::*;
+pub(super) use cells::{
+    cell_candidates, format_figure, group_thousands, period_occurrence, scale_of,
+};
+use formulas::*;
+pub(super) use formulas::{formula_value, FormulaValue};
+pub(super) use sentence::counted_noun;
+use sentence::*;
+
+/// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
+/// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive".
+/// Retrieval keeps its own terms; stems are only compared within the reader.
+#[must_use]
+pub fn stem(term: &str) -> String {
+    static STEMMER: LazyLock<rust_stemmers::Stemmer> =
+        LazyLock::new(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
+    if term.starts_with(|c: char| c.is_ascii_digit()) {
+        return term.to_string();
+    }
+    STEMMER.stem(term).into_owned()
+}
+
+/// The stems of `text`'s index terms, in order.
+#[must_use]
+pub fn stems(text: &str) -> Vec<String> {
+    tokenize(text).iter().map(|t| stem(t)).collect()
+}
+
+/// Least IDF-weighted share of a part's question terms that the answering sentence (or table
+/// row label) must hold; below it the part is not found.
+pub const MIN_COVERAGE: f32 = 0.34;
+
+/// Candidates kept per part (for the model's choice and the trace).
+const KEPT: usize = 5;
+
+/// Characters of a quoted sentence at most; longer ones are cut around the value.
+const MAX_QUOTE: usize = 220;
+
+/// One candidate answer to a part.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The value as the answer states it (`March 1, 2021`, `$1,577 million`, `0.69`).
+    pub value: String,
+    /// The value as written in the document (`(1,577)`), when it differs from `value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// The quoted sentence or table row that holds it.
+    pub quote: String,
+    /// 1-based page of the quote.
+    pub page_no: u32,
+    /// Score in `[0, ~1.2]`: coverage, proximity, page rank, period.
+    pub score: f32,
+    /// IDF-weighted share of the question's terms in the quote (or the row label).
+    pub coverage: f32,
+    /// For a table cell: the row label and the column's year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<(String, u32)>,
+    /// For a computed value: the formula with its inputs (`4,366 / 7,244 = 0.60`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computation: Option<String>,
+    /// The snippets to cite (the quote's lines; each input row for a computation).
+    #[serde(skip)]
+    pub cite: Vec<Snippet>,
+}
+
+/// Score of a value computed from cited rows (a ratio, a change, a choice): above any
+/// read span, for the question named what to compute.
+const COMPUTED_SCORE: f32 = 1.2;
+
+impl Candidate {
+    /// A value computed here from cited rows (a ratio, a change, a choice): `value` is what
+    /// the answer states, `computation` the formula with its inputs; quoted and paged by the
+    /// first of `cite`.
+    pub(super) fn computed(value: String, computation: String, cite: Vec<Snippet>) -> Candidate {
+        Candidate {
+            quote: cite.first().map(|s| s.text.clone()).unwrap_or_default(),
+            page_no: cite.first().map_or(0, |s| s.page_no),
+            value,
+            written: None,
+            score: COMPUTED_SCORE,
+            coverage: 1.0,
+            cell: None,
+            computation: Some(computation),
+            cite,
+        }
+    }
+
+    /// A passage as its own answer (yes/no, free text, a cause): `quote` (of `unit`) is the
+    /// value, the quote and the cited text.
+    fn quoted(unit: &Unit, quote: String, score: f32, coverage: f32) -> Candidate {
+        Candidate::in_sentence(quote.clone(), unit, quote, score, coverage)
+    }
+
+    /// A value read in a sentence: `value` as the answer states it, `quote` the part of
+    /// `unit`'s text that holds it (also the cited text).
+    fn in_sentence(
+        value: String,
+        unit: &Unit,
+        quote: String,
+        score: f32,
+        coverage: f32,
+    ) -> Candidate {
+        let mut snippet = snippet_of(unit, score, None);
+        snippet.text.clone_from(&quote);
+        Candidate {
+            value,
+            written: None,
+            quote,
+            page_no: unit.page_no,
+            score,
+            coverage,
+            cell: None,
+            computation: None,
+            cite: vec![snippet],
+        }
+    }
+}
+
+/// The reading of one part of a question.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PartReading {
+    /// The part's question text.
+    pub question: String,
+    /// Its answer type.
+    pub kind: AnswerType,
+    /// Best candidates, best first (empty when nothing of the type was found).
+    pub candidates: Vec<Candidate>,
+    /// Whether the best candidate answers the part (coverage at least [`MIN_COVERAGE`]).
+    pub answered: bool,
+}
+
+impl PartReading {
+    /// The chosen candidate, when the part is answered.
+    #[must_use]
+    pub fn answer(&self) -> Option<&Candidate> {
+        self.candidates.first().filter(|_| self.answered)
+    }
+}
+
+/// A unit of reading: one sentence of prose or one table row, on one page.
+pub(super) struct Unit {
+    text: String,
+    first: usize,
+    last: usize,
+    page_no: u32,
+    node_id: NodeId,
+    row: bool,
+    terms: Vec<String>,
+    /// The stems of the sentence before it in the same paragraph (empty for first
+    /// sentences): the topic a sentence continues ("We evaluated … using SunSpider, the
+    /// benchmark suite. SunSpider consists of 26 … programs."). For a table row, the stems of
+    /// the group label above it, a line ending in a colon ("Net sales by category:" over
+    /// "iPhone 39,669 …"), empty when there is none.
+    context: Vec<String>,
+}
+
+/// Stems a sentence stands for without writing them, by the conventions of legal documents:
+/// a signature block ("By: /s/ Jane Roe") is where a party signed or executed on its behalf;
+/// "a unanimous Court" or "7-2" is a vote; an opinion's byline ("HUDSON, Justice.") or
+/// "delivered the opinion" names who wrote it; a definition (`“Applicable Rate” means …`)
+/// defines. And of papers: an author block (names separated by commas, with affiliation
+/// marks: "Andreas Gal∗+, Brendan Eich∗, …") names the authors; a venue line ("PLDI’09, June
+/// 15–20, 2009, Dublin, Ireland.") where the conference was held.
+fn implied_terms(sentence: &str) -> Vec<String> {
+    static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:\s*[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][A-Za-z'-]+[∗*†‡+#$\d]+\s*,){2,}",
+        )
+        .expect("pattern")
+    });
+    static VENUE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^[A-Z]{2,}\s?[’']\d{2},\s+[A-Z][a-z]+\.?\s+\d{1,2}\s*[–-]\s*\d{1,2},\s+\d{4},",
+        )
+        .expect("pattern")
+    });
+    static BYLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!("^{}|delivered the opinion", spans::BYLINE)).expect("pattern")
+    });
+    static VOTE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bunanimous|\b\d\s*[-–]\s*\d\s+(?:vote|decision|majority)")
+            .expect("pattern")
+    });
+    static DEFINITION: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r#"^\s*[“"][^”"]{2,60}[”"]\s*,?\s*(?:shall\s+)?means?\b"#)
+            .expect("pattern")
+    });
+    let mut out: Vec<&str> = Vec::new();
+    if AUTHORS.is_match(sentence) {
+        out.extend(["author", "wrote", "first"]);
+    }
+    if VENUE.is_match(sentence.trim()) {
+        out.extend(["confer", "held", "venu"]);
+    }
+    if DEFINITION.is_match(sentence) {
+        out.extend(["defin", "mean"]);
+    }
+    if spans::is_signature_line(sentence) {
+        out.extend(["sign", "signatori", "execut", "behalf"]);
+    }
+    if VOTE.is_match(sentence) {
+        out.push("vote");
+    }
+    if BYLINE.is_match(sentence.trim()) {
+        out.extend(["wrote", "author", "opinion"]);
+    }
+    out.into_iter().map(String::from).collect()
+}
+
+/// Share of a sentence's coverage that the sentence before it can lend.
+const CONTEXT_WEIGHT: f32 = 0.8;
+
+/// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
+/// with the preceding sentence's, whichever is higher.
+fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
+    let own = coverage(weights, &unit.terms);
+    if unit.context.is_empty() {
+        return own;
+    }
+    let with_context = coverage_by(weights, |t| {
+        unit.terms.contains(t) || unit.context.contains(t)
+    });
+    own.max(CONTEXT_WEIGHT * with_context)
+}
+
+/// What the reader needs of the document and the retrieval run.
+pub struct ReaderInput<'a> {
+    /// The retrieval index.
+    pub index: &'a RetrievalIndex,
+    /// The page ranking of the question (for page rank).
+    pub ranking: &'a [PageHit],
+    /// Pages read, in order.
+    pub pages: &'a [u32],
+    /// Whether text reads as addressed to a model: such a candidate is read as data at
+    /// [`INSTRUCTION_FACTOR`] of its score, so that a true answer beside it wins.
+    pub addressed_to_model: &'a dyn Fn(&str) -> bool,
+}
+
+/// Reads the pages for `question`: one [`PartReading`] per part.
+#[must_use]
+pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
+    let units = units(input);
+    let whole = QueryAnalysis::new(question);
+    let naming = naming_terms(input);
+    answer_type::parts(question)
+        .into_iter()
+        .map(|part| {
+            let mut query = QueryAnalysis::new(&part);
+            if query.years.is_empty() {
+                query.years.clone_from(&whole.years);
+            }
+            if query.statement.is_none() {
+                query.statement = whole.statement;
+            }
+            // Instructions after the question ("Answer in USD billions") decide the unit.
+            query.question = question.to_string();
+            read_part(input, &units, &part, &query, &naming)
+        })
+        .collect()
+}
+
+/// Share of its score that a candidate quoting text addressed to a model keeps.
+pub const INSTRUCTION_FACTOR: f32 = 0.5;
+
+/// Weight of a question term that names the document rather than the fact asked for.
+const NAMING_WEIGHT: f32 = nanoindex_retrieve::index::NAMING_WEIGHT;
+
+/// Stems of the terms that name the document (see
+/// [`RetrievalIndex::naming_text`](nanoindex_retrieve::RetrievalIndex::naming_text)):
+/// questions name the document ("under the Reynolds transition services agreement",
+/// "Apple's"), while the sentence that answers rarely repeats it.
+fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
+    stems(input.index.naming_text()).into_iter().collect()
+}
+
+fn read_part(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    query: &QueryAnalysis,
+    naming: &HashSet<String>,
+) -> PartReading {
+    let weights = term_weights(input.index, query, naming);
+    let mut kind = answer_type::classify(part);
+    let mut candidates = Vec::new();
+    if kind == AnswerType::Change {
+        if let Some(asked) = compare::asked(part, &query.years) {
+            candidates = compare::candidates(input, units, query, &weights, part, asked);
+        }
+        if candidates.is_empty() {
+            // No metric read for two periods: the question is read as it is worded.
+            kind = answer_type::classify_wording(part);
+        }
+    }
+    if kind == AnswerType::Choice {
+        if let Some(asked) = choice::asked(part) {
+            candidates = choice::candidates(input, units, query, naming, &asked);
+        }
+        if candidates.is_empty() {
+            // An option without a row: the question is read as it is worded.
+            kind = answer_type::classify_wording(part);
+        }
+    }
+    candidates.extend(match kind {
+        AnswerType::Change | AnswerType::Choice => Vec::new(),
+        AnswerType::Ratio => ratio_candidates(input, query, part)
+            .into_iter()
+            .chain(cell_candidates(input, units, query, &weights, kind))
+            .collect(),
+        AnswerType::Amount | AnswerType::Percentage if !query.years.is_empty() => {
+            let mut c = cell_candidates(input, units, query, &weights, kind);
+            c.extend(span_candidates(
+                input, units, part, query, &weights, naming, kind,
+            ));
+            c
+        }
+        AnswerType::Amount | AnswerType::Percentage | AnswerType::Count => {
+            let mut c = span_candidates(input, units, part, query, &weights, naming, kind);
+            if kind != AnswerType::Count {
+                c.extend(cell_candidates(input, units, query, &weights, kind));
+            }
+            c
+        }
+        AnswerType::Definition => definition_candidates(input, units, part, &weights),
+        AnswerType::Text if answer_type::asks_cause(part) => {
+            let mut c = cause_candidates(input, units, &weights);
+            c.extend(sentence_candidates(input, units, &weights));
+            c
+        }
+        AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
+        _ => span_candidates(input, units, part, query, &weights, naming, kind),
+    });
+    for c in &mut candidates {
+        if (input.addressed_to_model)(&c.quote) {
+            c.score *= INSTRUCTION_FACTOR;
+        }
+    }
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
+    // One candidate per value (the best-scored place that states it).
+    let mut seen = HashSet::new();
+    candidates.retain(|c| seen.insert(normalise_value(&c.value)));
+    candidates.truncate(KEPT);
+    let answered = candidates
+        .first()
+        .is_some_and(|c| c.coverage >= MIN_COVERAGE || c.computation.is_some());
+    PartReading {
+        question: part.to_string(),
+        kind,
+        candidates,
+        answered,
+    }
+}
+
+/// A value compared across places: lowercase, letters and digits only.
+#[must_use]
+pub fn normalise_value(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Sentences and table rows of the pages read, in page order.
+fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
+    let lines = input.index.lines();
+    let mut out = Vec::new();
+    for &page in input.pages {
+        let ids = input.index.page_line_ids(page);
+        // A line of figures that the next line of its passage continues in lower case is
+        // prose wrapped at a number (the one rule, `RetrievalIndex::is_row`).
+        let is_row = |k: usize| input.index.is_row(ids[k]);
+        let mut i = 0;
+        // The stems of the last line ending in a colon, while only rows have followed it.
+        let mut group: Vec<String> = Vec::new();
+        while i < ids.len() {
+            let id = ids[i];
+            let line = &lines[id];
+            if is_contents_line(&line.text) {
+                i += 1;
+                continue;
+            }
+            let node_id = input.index.passages()[line.passage].node_id.clone();
+            if is_row(i) {
+                out.push(Unit {
+                    text: line.text.trim().to_string(),
+                    first: id,
+                    last: id,
+                    page_no: page,
+                    node_id,
+                    row: true,
+                    terms: input.index.line_terms(id).iter().map(|t| stem(t)).collect(),
+                    context: group.clone(),
+                });
+                i += 1;
+                continue;
+            }
+            // A paragraph: the run of prose lines of one passage; then its sentences.
+            let mut j = i;
+            let mut text = String::new();
+            let mut starts: Vec<(usize, usize)> = Vec::new();
+            while j < ids.len() {
+                let l = &lines[ids[j]];
+                if l.passage != line.passage || is_row(j) || is_contents_line(&l.text) {
+                    break;
+                }
+                // A word broken at the line end ("termi-" / "nation") is joined.
+                if !(text.is_empty()
+                    || text.ends_with('-') && l.text.starts_with(char::is_lowercase))
+                {
+                    text.push(' ');
+                }
+                starts.push((text.len(), ids[j]));
+                text.push_str(l.text.trim());
+                j += 1;
+            }
+            let line_at = |offset: usize| {
+                starts
+                    .iter()
+                    .rev()
+                    .find(|(s, _)| *s <= offset)
+                    .map_or(ids[i], |(_, id)| *id)
+            };
+            group = if text.trim_end().ends_with(':') {
+                sentences(&text, 0..text.len(), Cuts::Clauses)
+                    .last()
+                    .map(|r| stems(&text[r.clone()]))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let mut previous: Vec<String> = Vec::new();
+            for range in sentences(&text, 0..text.len(), Cuts::Clauses) {
+                let sentence = text[range.clone()].trim();
+                if sentence.len() < 3 {
+                    continue;
+                }
+                let mut terms = stems(sentence);
+                terms.extend(implied_terms(sentence));
+                out.push(Unit {
+                    text: sentence.to_string(),
+                    first: line_at(range.start),
+                    last: line_at(range.end.saturating_sub(1)),
+                    page_no: page,
+                    node_id: node_id.clone(),
+                    row: false,
+                    terms: terms.clone(),
+                    context: std::mem::replace(&mut previous, terms),
+                });
+            }
+            i = j.max(i + 1);
+        }
+    }
+    out
+}
+
+/// A table-of-contents line: dot leaders, or a short title ending in a page number.
+fn is_contents_line(text: &str) -> bool {
+    text.contains("....") || text.contains(". . .") || text.contains("……")
+}
+
+/// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
+/// occur in the document, [`NAMING_WEIGHT`]× a term that names the document).
+pub(super) fn term_weights(
+    index: &RetrievalIndex,
+    query: &QueryAnalysis,
+    naming: &HashSet<String>,
+) -> Vec<(String, f32)> {
+    let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
+        .into_iter()
+        .collect();
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for t in &query.terms {
+        // Years are the period, scored apart; type words ("date") are what the span is.
+        if t.parse::<u32>().is_ok_and(is_year) || asks.contains(t.as_str()) {
+            continue;
+        }
+        let s = stem(t);
+        let naming_factor = if naming.contains(&s) {
+            NAMING_WEIGHT
+        } else {
+            1.0
+        };
+        let w = naming_factor * index.idf(t).max(0.1);
+        match out.iter_mut().find(|(o, _)| *o == s) {
+            Some(existing) => existing.1 = existing.1.max(w),
+            None => out.push((s, w)),
+        }
+    }
+    // A metric's other names that this document never uses cannot be in any of its
+    // sentences: weighing them would only lower every sentence's coverage.
+    for t in query.expansions.iter().filter(|t| index.doc_freq(t) > 0) {
+        let s = stem(t);
+        if !out.iter().any(|(o, _)| *o == s) {
+            out.push((s, 0.5 * index.idf(t).max(0.1)));
+        }
+    }
+    out
+}
+
+/// Words that name a reporting period ("the three months ended July 1", "fiscal quarter"),
+/// besides the month names:
+/// they choose a column or a sentence's period, never a row label or the metric.
+const PERIOD_WORDS: &[&str] = &[
+    "three", "six", "nine", "twelve", "months", "weeks", "quarter", "ended", "ending", "period",
+    "fiscal", "year", "annual", "first", "second", "third", "fourth", "q1", "q2", "q3", "q4",
+    "ytd",
+];
+
+/// Whether `term` (a stem) names a period (a [`PERIOD_WORDS`] stem, `fy2023`) or is a number.
+fn is_period_term(term: &str) -> bool {
+    static STEMS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+        PERIOD_WORDS
+            .iter()
+            .chain(&MONTHS)
+            .map(|w| stem(w))
+            .collect()
+    });
+    STEMS.contains(term) || term.parse::<f64>().is_ok() || term.starts_with("fy")
+}
+
+/// IDF-weighted share of the weighted terms present in `terms`.
+fn coverage(weights: &[(String, f32)], terms: &[String]) -> f32 {
+    coverage_by(weights, |t| terms.contains(t))
+}
+
+/// IDF-weighted share of the weighted terms for which `present` holds.
+fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> f32 {
+    let total: f32 = weights.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let found: f32 = weights
+        .iter()
+        .filter(|(t, _)| present(t))
+        .map(|(_, w)| w)
+        .sum();
+    found / total
+}
+
+/// Words a clause boundary counts as, between a term and the span.
+const CLAUSE_WORDS: usize = 8;
+
+/// How near the question's terms stand to the span (byte range) in the sentence: for each
+/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches. A term in
+/// another clause (after a semicolon, or ", and" / ", but" / ", while") counts
+/// [`CLAUSE_WORDS`] farther per boundary: in "briefing will conclude on August 17, and oral
+/// argument has been scheduled for September 15" the argument's date is the second.
+fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<usize>) -> f32 {
+    // (byte offset, stems, clause number) of each word.
+    let mut words: Vec<(usize, Vec<String>, usize)> = Vec::new();
+    let mut pos = 0;
+    let mut clause = 0;
+    let mut previous = "";
+    for word in sentence.split_whitespace() {
+        let at = sentence[pos..].find(word).map_or(pos, |i| pos + i);
+        let lower = word.to_lowercase();
+        if previous.ends_with(';')
+            || (previous.ends_with(',')
+                && ["and", "but", "while", "whereas"].contains(&lower.as_str()))
+        {
+            clause += 1;
+        }
+        words.push((at, stems(word), clause));
+        pos = at + word.len();
+        previous = word;
+    }
+    let span_word = words
+        .iter()
+        .position(|(at, _, _)| *at >= span.start)
+        .unwrap_or(words.len());
+    let span_clause = words.get(span_word).map_or(clause, |w| w.2);
+    let (mut got, mut total) = (0.0, 0.0);
+    for (term, w) in weights {
+        let nearest = words
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, ts, _))| ts.contains(term))
+            .map(|(i, (_, _, c))| i.abs_diff(span_word) + CLAUSE_WORDS * c.abs_diff(span_clause))
+            .min();
+        if let Some(d) = nearest {
+            got += w / (1.0 + d as f32 / 4.0);
+            total += w;
+        }
+    }
+    if total > 0.0 {
+        got / total
+    } else {
+        0.0
+    }
+}
+
+/// The page's retrieval score relative to the best page, in `[0, 1]`.
+fn page_rank(input: &ReaderInput<'_>, page: u32) -> f32 {
+    let top = input.ranking.first().map_or(1.0, |h| h.score.max(1e-6));
+    input
+        .ranking
+        .iter()
+        .find(|h| h.page_no == page)
+        .map_or(0.0, |h| (h.score / top).clamp(0.0, 1.0))
+}
+
+/// A quote of `unit` short enough to show: the sentence, or a window of it around `span`
+/// cut at word boundaries.
+fn quote(text: &str, span: Option<&std::ops::Range<usize>>) -> String {
+    if text.len() <= MAX_QUOTE {
+        return text.to_string();
+    }
+    let span = span.cloned().unwrap_or(0..0);
+    let mut start = span.start.saturating_sub(MAX_QUOTE / 2);
+    let mut end = (start + MAX_QUOTE).min(text.len()).max(span.end);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    if start > 0 {
+        start = text[start..]
+            .find(' ')
+            .map_or(start, |i| start + i + 1)
+            .min(span.start.max(start));
+    }
+    end = end.max(start);
+    if end < text.len() {
+        end = text[..end]
+            .rfind(' ')
+            .filter(|&e| e >= span.end)
+            .unwrap_or(end);
+    }
+    text.get(start..end).unwrap_or(text).trim().to_string()
+}
+
+fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
+    Snippet {
+        line: unit.first,
+        lines: (unit.first, unit.last),
+        page_no: unit.page_no,
+        node_id: unit.node_id.clone(),
+        text: unit.text.clone(),
+        header,
+        score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_in_another_clause_are_farther() {
+        let sentence = "The briefing will conclude on August 17, 2020, and oral argument has been \
+                        scheduled for September 15, 2020.";
+        let weights: Vec<(String, f32)> = ["oral", "argument", "scheduled"]
+            .iter()
+            .map(|w| (stem(w), 1.0))
+            .collect();
+        let at = |s: &str| {
+            let i = sentence.find(s).unwrap();
+            i..i + s.len()
+        };
+        let august = proximity(&weights, sentence, &at("August 17, 2020"));
+        let september = proximity(&weights, sentence, &at("September 15, 2020"));
+        assert!(september > august + 0.2, "{september} vs {august}");
+    }
+
+    #[test]
+    fn sentences_are_cut_at_sentence_ends_not_abbreviations() {
+        let text = "Reynolds Group Holdings Inc. is a party. See Sec. 3.1 of the U.S. Code; the fee is $5. Done";
+        let got: Vec<&str> = sentences(text, 0..text.len(), Cuts::Clauses)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "Reynolds Group Holdings Inc. is a party.",
+                "See Sec. 3.1 of the U.S. Code; the fee is $5.",
+                "Done"
+            ]
+        );
+    }
+
+    #[test]
+    fn figures_carry_currency_and_scale() {
+        assert_eq!(
+            format_figure("(1,577)", true, Some("million"), false),
+            "$1,577 million"
+        );
+        assert_eq!(
+            format_figure("558,929", true, Some("thousand"), false),
+            "$558,929 thousand"
+        );
+        assert_eq!(format_figure("22.4%", false, None, true), "22.4%");
+        assert_eq!(
+            converted("Answer in USD billions.", 8738.0, Some("million")).unwrap(),
+            "$8.74 billion"
+        );
+        assert_eq!(converted("in USD millions", 1577.0, Some("million")), None);
+    }
+
+    #[test]
+    fn a_date_that_dates_a_document_is_no_effective_date() {
+        assert!(dates_a_document(
+            "identified in Service Bulletin 737–31–1860, dated "
+        ));
+        assert!(dates_a_document("This Agreement, dated as of "));
+        assert!(!dates_a_document("This AD is effective "));
+        assert!(!dates_a_document("The rule was updated "));
+        assert!(!dates_a_document("consolidated as of "));
+    }
+
+    #[test]
+    fn a_segment_table_answers_only_questions_that_name_its_segment() {
+        let header = "International Segment Performance Summary 2023 2022 2021";
+        assert!(other_segment(
+            header,
+            "Are Best Buy's gross margins consistent?"
+        ));
+        assert!(!other_segment(
+            header,
+            "What was the international gross margin?"
+        ));
+        // Only the segment's name counts: "operating" is no segment.
+        assert!(other_segment(
+            "Domestic Segment Operating Results 2023 2022",
+            "What was the operating margin?"
+        ));
+        assert!(!other_segment(
+            "Consolidated Performance Summary 2023 2022 2021",
+            "Are Best Buy's gross margins consistent?"
+        ));
+    }
+
+    #[test]
+    fn figures_listed_with_years_are_paired_in_order() {
+        let text = "As of December 31, 2022 and 2021, the total workforce was approximately \
+                    156,000 and 142,000 with 13% and 12% located outside of the U.S.";
+        let counts = crate::ask::spans::find(AnswerType::Count, text, Some("employee"));
+        let values: Vec<&str> = counts.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(values, ["156,000", "142,000"]);
+        assert_eq!(paired_year(text, &counts, &counts[0]), Some(2022));
+        assert_eq!(paired_year(text, &counts, &counts[1]), Some(2021));
+        let text = "Costs were $129, $126 and $129 during 2022, 2021 and 2020, respectively.";
+        let amounts = crate::ask::spans::find(AnswerType::Amount, text, None);
+        assert_eq!(paired_year(text, &amounts, &amounts[1]), Some(2021));
+        // One figure, or lists of other lengths, pair nothing.
+        let text = "In 2022 and 2021 we hired 23,000 people.";
+        let one = crate::ask::spans::find(AnswerType::Count, text, None);
+        assert_eq!(paired_year(text, &one, &one[0]), None);
+    }
+
+    #[test]
+    fn the_counted_noun_ends_its_noun_phrase() {
+        assert_eq!(
+            counted_noun("How many days after the class was certified did it appeal?").as_deref(),
+            Some("days")
+        );
+        assert_eq!(
+            counted_noun("How many paid memberships did Netflix have?").as_deref(),
+            Some("memberships")
+        );
+        assert_eq!(
+            counted_noun("How many participants does the protocol plan to interview?").as_deref(),
+            Some("participants")
+        );
+    }
+
+    #[test]
+    fn a_count_noun_is_not_a_name() {
+        assert_eq!(
+            count_noun("How many Boeing employees were union represented?").as_deref(),
+            Some("employee")
+        );
+        assert_eq!(
+            count_noun("How many stores did it open?").as_deref(),
+            Some("store")
+        );
+    }
+
+    #[test]
+    fn count_nouns_are_stemmed() {
+        assert_eq!(
+            count_noun("How many stores did it operate").as_deref(),
+            Some("store")
+        );
+        assert_eq!(
+            count_noun("number of subsidiaries").as_deref(),
+            Some("subsidiary")
+        );
+    }
+
+    #[test]
+    fn defined_terms_are_read_from_the_question() {
+        assert_eq!(
+            defined_term("How is \"Affiliate\" defined").as_deref(),
+            Some("Affiliate")
+        );
+        assert_eq!(
+            defined_term("What is the definition of Confidential Information").as_deref(),
+            Some("Confidential Information")
+        );
+        assert_eq!(
+            defined_term("What does Hospital mean").as_deref(),
+            Some("Hospital")
+        );
+    }
+
+    #[test]
+    fn stems_match_inflections_and_conventions_imply_terms() {
+        assert_eq!(stems("Filed incentives"), stems("file incentive"));
+        // Any script goes through the English stemmer without harm.
+        let odd = stems("现金流量 الأرباح naïve İstanbul ﬁnance ÉTATS-UNIS 1,577 fy2023");
+        assert!(
+            odd.len() >= 8 && odd.contains(&"1577".to_string()),
+            "{odd:?}"
+        );
+        assert!(is_period_term(&stem("months")) && is_period_term("2023"));
+        assert!(!is_period_term(&stem("sales")));
+        assert!(implied_terms("By: /s/ Helena Marsh").contains(&"sign".to_string()));
+        assert_eq!(
+            implied_terms("SOTOMAYOR, J., delivered the opinion for a unanimous Court."),
+            ["vote", "wrote", "author", "opinion"]
+        );
+        assert_eq!(
+            implied_terms("HUDSON, Justice."),
+            ["wrote", "author", "opinion"]
+        );
+        assert_eq!(
+            implied_terms("HUDSON, Justice. ¶ 1 Gift Surplus sued")[0],
+            "wrote"
+        );
+        assert!(implied_terms("The Justice Department filed a brief.").is_empty());
+    }
+}

@@ -1,0 +1,590 @@
+//! The reader's candidates from sentences: typed spans (dates, amounts, counts, parties …)
+//! scored by the sentence's match with the question, definitions of a term the question
+//! names, the best sentence for yes/no and free-text questions, and causes; with the
+//! sentence-level rules they need (the years a sentence states, figures paired with a list
+//! of years, the noun a count question counts).
+
+use super::*;
+
+/// Years ([`YEARS`](nanoindex_retrieve::analysis::YEARS)) written in `text`.
+pub(super) fn years_of(text: &str) -> Vec<u32> {
+    tokenize(text)
+        .iter()
+        .filter_map(|t| t.parse::<u32>().ok())
+        .filter(|&y| is_year(y))
+        .collect()
+}
+
+/// Whether the text before a date ends by naming it as a document's date: "…, dated" or
+/// "dated as of".
+pub(super) fn dates_a_document(before: &str) -> bool {
+    let words: Vec<String> = before
+        .split_whitespace()
+        .rev()
+        .take(3)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    match words.as_slice() {
+        [last, ..] if last == "dated" => true,
+        [of, as_, dated, ..] => of == "of" && as_ == "as" && dated == "dated",
+        _ => false,
+    }
+}
+
+/// A list of two or three years in a sentence ("2022 and 2021", "2022, 2021 and 2020").
+pub(super) static YEAR_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    let y = nanoindex_core::years::YEAR_PATTERN;
+    Regex::new(&format!(r"\b({y})(?:,\s*({y}))?,?\s+and\s+({y})\b")).expect("valid regex")
+});
+
+/// The year a figure of `text` is stated for when the sentence pairs lists: its figures of
+/// one kind (`spans`, in order) stand in a list ("156,000 and 142,000") as long as the
+/// sentence's one list of years ("As of December 31, 2022 and 2021"), and `span` is the
+/// k-th of that list, so its year is the k-th year (the convention of "…, respectively").
+/// `None` when the sentence does not pair them so.
+pub(super) fn paired_year(
+    text: &str,
+    spans: &[std::ops::Range<usize>],
+    span: &std::ops::Range<usize>,
+) -> Option<u32> {
+    let mut lists = YEAR_LIST.captures_iter(text);
+    let years: Vec<u32> = lists
+        .next()?
+        .iter()
+        .skip(1)
+        .flatten()
+        .filter_map(|m| m.as_str().parse().ok())
+        .collect();
+    if lists.next().is_some() {
+        return None;
+    }
+    // The figures' lists: neighbours joined only by commas and "and".
+    let joined = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        text.get(a.end..b.start).is_some_and(|between| {
+            let rest = between.trim().trim_start_matches(',').trim();
+            rest.is_empty() || rest == "and"
+        })
+    };
+    let at = spans.iter().position(|s| s == span)?;
+    let mut first = at;
+    while first > 0 && joined(&spans[first - 1], &spans[first]) {
+        first -= 1;
+    }
+    let mut last = at;
+    while last + 1 < spans.len() && joined(&spans[last], &spans[last + 1]) {
+        last += 1;
+    }
+    (last - first + 1 == years.len() && years.len() >= 2).then(|| years[at - first])
+}
+
+/// Words that end the noun phrase after "how many": auxiliaries, verbs and prepositions.
+pub(super) const NOUN_PHRASE_ENDS: &[&str] = &[
+    "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "can",
+    "could", "shall", "should", "may", "might", "must", "in", "at", "of", "for", "on", "by",
+    "during", "under", "to", "from", "with", "that", "which", "who", "as", "after", "before",
+    "since", "until", "between", "than", "per", "within", "into", "over", "across", "when",
+    "where", "if", "the", "a", "an",
+];
+
+/// The counted noun of "how many …" / "number of …", as written and lowercased: the last word
+/// of the noun phrase ("How many paid memberships did …" → `memberships`, "How many Boeing
+/// employees were …" → `employees`).
+pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
+    let lower = part.to_lowercase();
+    let at = lower
+        .find("how many ")
+        .map(|i| i + "how many ".len())
+        .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
+    let words: Vec<String> = lower
+        .get(at..)
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        .take_while(|w| !w.is_empty() && !NOUN_PHRASE_ENDS.contains(&w.as_str()))
+        .collect();
+    words.last().cloned()
+}
+
+/// The singular stem of the counted noun ([`counted_noun`]: `stores` → `store`), or `vote`
+/// for a question about a vote.
+pub(super) fn count_noun(part: &str) -> Option<String> {
+    let lower = part.to_lowercase();
+    if lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "vote" || w == "votes")
+    {
+        return Some("vote".to_string());
+    }
+    let noun = counted_noun(part)?;
+    let noun = noun.as_str();
+    let stem = noun.strip_suffix("ies").map_or_else(
+        || noun.strip_suffix('s').unwrap_or(noun).to_string(),
+        |s| format!("{s}y"),
+    );
+    (stem.len() >= 3).then_some(stem)
+}
+
+/// Typed spans in the sentences of the pages read.
+pub(super) fn span_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    query: &QueryAnalysis,
+    weights: &[(String, f32)],
+    naming: &HashSet<String>,
+    kind: AnswerType,
+) -> Vec<Candidate> {
+    let noun = (kind == AnswerType::Count)
+        .then(|| count_noun(part))
+        .flatten();
+    let asked: HashSet<String> = part
+        .split(|c: char| c.is_whitespace() || c == '?')
+        .map(normalise_value)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let asked_whole = normalise_value(part);
+    let mut out = Vec::new();
+    let figures = matches!(
+        kind,
+        AnswerType::Amount | AnswerType::Percentage | AnswerType::Count
+    );
+    // A governing-law question is answered by a sentence about law, not by any place named.
+    let lower_part = part.to_lowercase();
+    // A figure's sentence must name the metric, not only the period: the question's terms
+    // without its period words ("total net sales" of "… for the three months ended July 1").
+    let metric_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !is_period_term(t))
+        .cloned()
+        .collect();
+    let specific: Option<String> = metric_weights
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(t, _)| t.clone());
+    // A date the question names ("on August 21, 2023", "as of June 30") constrains which
+    // sentence answers: one that states it gains, one that states only other dates loses.
+    let asked_dates: Vec<String> = if kind == AnswerType::Date {
+        Vec::new()
+    } else {
+        spans::find(AnswerType::Date, part, None)
+            .into_iter()
+            .map(|r| normalise_value(&part[r]))
+            .filter(|d| d.chars().any(char::is_alphabetic) || d.len() >= 6)
+            .collect()
+    };
+    // "By how much does the bonus increase": a change may be a percentage.
+    let change_by_percent = kind == AnswerType::Amount
+        && [
+            "increase", "decrease", "grow", "rise", "fall", "reduce", "change",
+        ]
+        .iter()
+        .any(|w| lower_part.contains(w));
+    let needs_law =
+        kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
+    // The question's own word stems (not the lexicon's expansions of its metric).
+    let own_terms = stems(part);
+    let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
+    // An effective, due or expiry date is stated as such; "Service Bulletin 737–31–1860,
+    // dated June 12, 2020" dates another document.
+    let event_date = kind == AnswerType::Date
+        && ["effect", "due", "expir"]
+            .iter()
+            .any(|w| lower_part.contains(w));
+    for unit in units {
+        // Table rows give figures through their cells; a "row" with a date or a name (a
+        // line ending in a year) is read as a sentence, and so is a form's field for a count
+        // of a named thing ("Number of participants 15, with plans to expand …").
+        if unit.row && figures && noun.is_none() {
+            continue;
+        }
+        // A sentence that counts the noun's group ("total workforce was approximately
+        // 156,000") names the noun ("employees") for coverage.
+        let names_group = noun.as_deref().is_some_and(|n| {
+            let lower = unit.text.to_lowercase();
+            spans::group_words(n).iter().any(|g| lower.contains(g))
+        });
+        let present =
+            |t: &String| unit.terms.contains(t) || (names_group && noun_stems.contains(t));
+        let cov = if names_group {
+            unit_coverage(weights, unit).max(coverage_by(weights, present))
+        } else {
+            unit_coverage(weights, unit)
+        };
+        if cov <= 0.0 {
+            continue;
+        }
+        // A governing-law clause governs or construes ("governed by", "construed in
+        // accordance with the laws of"); "organised under the laws of" names no governing law.
+        if needs_law
+            && !unit
+                .terms
+                .iter()
+                .any(|t| t.starts_with("govern") || t.starts_with("constru"))
+        {
+            continue;
+        }
+        let rank = page_rank(input, unit.page_no);
+        let mut found = spans::find(kind, &unit.text, noun.as_deref());
+        if change_by_percent {
+            found.extend(spans::find(AnswerType::Percentage, &unit.text, None));
+        }
+        let date_fit = if asked_dates.is_empty() {
+            0.0
+        } else {
+            let dates: Vec<String> = spans::find(AnswerType::Date, &unit.text, None)
+                .into_iter()
+                .map(|r| normalise_value(&unit.text[r]))
+                .collect();
+            if dates.iter().any(|d| asked_dates.contains(d)) {
+                0.1
+            } else if dates.is_empty() {
+                0.0
+            } else {
+                -0.05
+            }
+        };
+        // For a figure, half the sentence's coverage is the metric's own, in the figure's own
+        // sentence; a figure whose sentence names none of the metric's words is another
+        // metric's ("total deferred revenue of $12.2 billion" after a sentence about iPhone
+        // net sales).
+        let own_metric = coverage_by(&metric_weights, present);
+        if figures && !metric_weights.is_empty() && own_metric <= 0.0 {
+            continue;
+        }
+        let mut matched = if figures && !metric_weights.is_empty() {
+            0.5 * cov + 0.5 * own_metric
+        } else {
+            cov
+        };
+        // The metric's most specific word ("iPhone" of "iPhone net sales") missing from the
+        // figure's sentence: the figure is likely a broader one's ("Total net sales include
+        // $3.3 billion …").
+        if figures && specific.as_ref().is_some_and(|t| !unit.terms.contains(t)) {
+            matched *= MISSING_SPECIFIC;
+        }
+        // "Who are the parties": every party the sentence names, as one value.
+        if kind == AnswerType::Party && found.len() >= 2 && part.to_lowercase().contains("parties")
+        {
+            let names: Vec<&str> = found.iter().map(|r| unit.text[r.clone()].trim()).collect();
+            let value = names.join(" and ");
+            let span = found[0].start..found[found.len() - 1].end;
+            let prox = proximity(weights, &unit.text, &span);
+            let score = 0.6 * cov + 0.25 * prox + 0.15 * rank + 0.05;
+            let q = quote(&unit.text, Some(&span));
+            out.push(Candidate::in_sentence(value, unit, q, score, cov));
+            found.clear();
+        }
+        if needs_law {
+            // The place the law is of ("the laws of the State of New York"), not an address
+            // beside a "Governing Law" heading.
+            found.retain(|r| {
+                let before = &unit.text[..r.start];
+                let from = before.char_indices().rev().nth(60).map_or(0, |(i, _)| i);
+                let window = before[from..].to_lowercase();
+                window.contains("law") || window.contains("govern")
+            });
+        }
+        if event_date {
+            found.retain(|r| !dates_a_document(&unit.text[..r.start]));
+        }
+        // A count stated as a share of a whole ("Approximately 50,000 employees, which
+        // constitute 32% of our total workforce, were union represented") counts a part: it
+        // answers a question that names the part ("union"), never one about the whole.
+        let part_of_whole = kind == AnswerType::Count
+            && SHARE_OF_WHOLE.is_match(&unit.text)
+            && !own_terms.iter().any(|t| {
+                !is_period_term(t)
+                    && !naming.contains(t)
+                    && noun
+                        .as_deref()
+                        .is_none_or(|n| !t.starts_with(n) && !n.starts_with(t.as_str()))
+                    && unit.terms.contains(t)
+            });
+        if part_of_whole {
+            continue;
+        }
+        let found_all = found.clone();
+        for span in found {
+            let value = unit.text[span.clone()].trim().to_string();
+            let norm = normalise_value(&value);
+            // What the question itself names is not its answer.
+            // A value the question itself states (a year, "Section 3") is not its answer.
+            let stated = asked.contains(&norm)
+                || (value.split_whitespace().count() > 1 && asked_whole.contains(&norm));
+            if norm.is_empty() || stated {
+                continue;
+            }
+            let prox = proximity(weights, &unit.text, &span);
+            let defines = names_defined_term(weights, &unit.text, &span);
+            let (cov, matched) = if defines {
+                (cov.max(MIN_COVERAGE), matched.max(MIN_COVERAGE))
+            } else {
+                (cov, matched)
+            };
+            let mut score = 0.6 * matched
+                + 0.25 * prox
+                + 0.15 * rank
+                + date_fit
+                + if defines { 0.25 } else { 0.0 };
+            // A figure the question asks to read from a statement is a cell, not prose.
+            if figures && query.statement.is_some() {
+                score -= 0.2;
+            }
+            // "156,000 and 142,000" of "As of December 31, 2022 and 2021": each figure of a
+            // list is the year in the same place of the sentence's list of years.
+            if figures
+                && paired_year(&unit.text, &found_all, &span)
+                    .is_some_and(|y| !query.years.is_empty() && !query.years.contains(&y))
+            {
+                continue;
+            }
+            if !query.years.is_empty()
+                && matches!(
+                    kind,
+                    AnswerType::Amount | AnswerType::Percentage | AnswerType::Count
+                )
+            {
+                // A sentence that dates its figures to other years only states another
+                // period's figure ("$5,662 million … at December 31, 2022 and 2021" for FY2018).
+                let years = years_of(&unit.text);
+                if years.iter().any(|y| query.years.contains(y)) {
+                    score += 0.1;
+                } else if !years.is_empty() {
+                    continue;
+                }
+            }
+            let mut q = quote(&unit.text, Some(&span));
+            if !q.contains(&value) {
+                q = unit.text.clone();
+            }
+            out.push(Candidate::in_sentence(value, unit, q, score, cov));
+        }
+    }
+    out
+}
+
+/// Characters between a span and a quoted defined term that labels it.
+pub(super) const DEFINED_TERM_REACH: usize = 80;
+
+/// Whether a quoted term near the span (`February 4, 2020 (the “Commencement Date”)`,
+/// `“Servicing Fee Rate” means 0.75%`) holds a question term: a contract's own label for the
+/// value, the strongest sign that the span is what the question names. A definition that
+/// opens its sentence (`“Applicable Rate” means …`) labels every value of the sentence.
+pub(super) fn names_defined_term(
+    weights: &[(String, f32)],
+    sentence: &str,
+    span: &std::ops::Range<usize>,
+) -> bool {
+    static QUOTED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"[“"]([^”"]{2,60})[”"]"#).expect("pattern")
+    });
+    QUOTED.captures_iter(sentence).any(|c| {
+        let Some(m) = c.get(1) else { return false };
+        // A definition ("“Applicable Rate” means … plus two percent (2%)") labels every
+        // value of its sentence.
+        let defines_sentence = sentence[..m.start()]
+            .trim_start_matches([' ', '“', '"'])
+            .is_empty()
+            && sentence[m.end()..]
+                .trim_start_matches(['”', '"', ' ', ','])
+                .to_lowercase()
+                .starts_with("mean");
+        let near = defines_sentence
+            || (m.start() <= span.end + DEFINED_TERM_REACH
+                && span.start <= m.end() + DEFINED_TERM_REACH);
+        let terms = stems(m.as_str());
+        // A full-weight question term (not one naming the document, not an expansion); for a
+        // definition, any question term in the defined term.
+        let strongest = weights.iter().map(|(_, w)| *w).fold(0.0_f32, f32::max);
+        let least = if defines_sentence { 0.2 } else { 0.5 };
+        near && weights
+            .iter()
+            .any(|(t, w)| terms.contains(t) && *w >= least * strongest)
+    })
+}
+
+/// Sentences that define the term the question asks about.
+pub(super) fn definition_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    part: &str,
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    let term = defined_term(part);
+    let mut out = Vec::new();
+    for unit in units.iter().filter(|u| !u.row) {
+        let cov = coverage(weights, &unit.terms);
+        let Some(span) = term
+            .as_deref()
+            .and_then(|t| spans::definition(&unit.text, t))
+        else {
+            continue;
+        };
+        let rank = page_rank(input, unit.page_no);
+        let score = 0.6 * cov.max(MIN_COVERAGE) + 0.25 + 0.15 * rank;
+        let q = quote(&unit.text[span.clone()], None);
+        out.push(Candidate::quoted(unit, q, score, cov.max(MIN_COVERAGE)));
+    }
+    out
+}
+
+/// The term a definition question asks about: a quoted term, else the words after "define",
+/// "definition of", "meaning of", "what does … mean", "how is … defined".
+pub(super) fn defined_term(part: &str) -> Option<String> {
+    for (open, close) in [('"', '"'), ('“', '”'), ('\'', '\'')] {
+        if let Some(a) = part.find(open) {
+            let rest = &part[a + open.len_utf8()..];
+            if let Some(b) = rest.find(close) {
+                return Some(rest[..b].trim().to_string());
+            }
+        }
+    }
+    let lower = part.to_ascii_lowercase();
+    let strip = |s: &str| -> String {
+        s.trim()
+            .trim_start_matches("the ")
+            .trim_start_matches("a ")
+            .trim_end_matches(" mean")
+            .trim_end_matches(" defined")
+            .trim_end_matches(" refer to")
+            .trim()
+            .to_string()
+    };
+    for lead in [
+        "definition of ",
+        "meaning of ",
+        "define ",
+        "what does ",
+        "how is ",
+        "how are ",
+        "what is meant by ",
+    ] {
+        if let Some(i) = lower.find(lead) {
+            let term = strip(&part[i + lead.len()..]);
+            let term = term
+                .split(" in the ")
+                .next()
+                .unwrap_or(&term)
+                .trim()
+                .to_string();
+            if !term.is_empty() {
+                return Some(term);
+            }
+        }
+    }
+    None
+}
+
+/// The best sentences themselves (yes/no and free-text questions): quoted, never restated.
+pub(super) fn sentence_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    units
+        .iter()
+        .filter(|u| u.text.split_whitespace().count() >= 5)
+        .map(|u| {
+            let cov = coverage(weights, &u.terms);
+            let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no);
+            let q = quote(&u.text, None);
+            Candidate::quoted(u, q, score, cov)
+        })
+        .filter(|c| c.coverage > 0.0)
+        .collect()
+}
+
+/// Words that introduce the cause of a change in filings' analysis: "The increase was
+/// primarily due to …", "driven by", "as a result of".
+pub(super) const CAUSE_MARKERS: &[&str] = &[
+    "due to",
+    "driven by",
+    "primarily",
+    "as a result of",
+    "attributable to",
+    "reflecting",
+    "reflects",
+    "because",
+    "resulted from",
+    "result of",
+    "owing to",
+    "led by",
+    "caused by",
+];
+
+/// Stems of the words that ask for a cause ("what drove", "what caused"); they are not
+/// words the answering sentence repeats.
+pub(super) const CAUSE_QUESTION_WORDS: &[&str] = &[
+    "drove",
+    "driven",
+    "drive",
+    "drivers",
+    "cause",
+    "caused",
+    "factor",
+    "factors",
+    "led",
+    "reason",
+    "reasons",
+    "why",
+    "contributed",
+];
+
+/// Sentences that give a cause ([`CAUSE_MARKERS`]) of what the question names: the
+/// sentence's terms with the preceding sentence's (which often names the metric: "Inventories
+/// totaled $1.6 billion. The increase was primarily due to …"), quoted with that sentence
+/// when it names the metric and the cause sentence does not.
+pub(super) fn cause_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    let asking: HashSet<String> = CAUSE_QUESTION_WORDS.iter().map(|w| stem(w)).collect();
+    let weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !asking.contains(t))
+        .cloned()
+        .collect();
+    let mut out = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        let lower = u.text.to_lowercase();
+        if u.row || !CAUSE_MARKERS.iter().any(|m| lower.contains(m)) {
+            continue;
+        }
+        let own = coverage(&weights, &u.terms);
+        let cov = unit_coverage(&weights, u);
+        let previous = i
+            .checked_sub(1)
+            .map(|p| &units[p])
+            .filter(|p| !p.row && p.page_no == u.page_no && p.terms == u.context);
+        // The quoted unit: the cause sentence, with the one before when that names the metric.
+        let merged;
+        let quoted = match previous {
+            Some(p) if cov > own && p.text.len() + u.text.len() < 2 * MAX_QUOTE => {
+                merged = Unit {
+                    text: format!("{} {}", p.text, u.text),
+                    first: p.first,
+                    last: u.last,
+                    page_no: u.page_no,
+                    node_id: u.node_id.clone(),
+                    row: false,
+                    terms: Vec::new(),
+                    context: Vec::new(),
+                };
+                &merged
+            }
+            _ => u,
+        };
+        let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no) + 0.1;
+        let q = if quoted.text.len() <= 2 * MAX_QUOTE {
+            quoted.text.clone()
+        } else {
+            quote(&quoted.text, None)
+        };
+        out.push(Candidate::quoted(quoted, q, score, cov));
+    }
+    out
+}

@@ -1,0 +1,186 @@
+//! Every prompt and JSON schema of indexing, in one place: summaries (of a node's text, of
+//! its parts combined, of a parent from its children), the document description, model
+//! entities and relationships, and the split cascade's boundaries and propositions. Document
+//! text only ever enters after a `Section:`/`Text:` label, as data, and every structured
+//! reply is constrained by a JSON Schema.
+
+use nanoindex_llm::GenerateRequest;
+use serde_json::json;
+
+/// Most generated tokens per summary.
+const SUMMARY_MAX_TOKENS: u32 = 80;
+
+/// The system message of summaries and the description.
+const SUMMARY_SYSTEM: &str = "You summarise sections of documents for a search index. You \
+                              write in your own words and never copy sentences from the text.";
+
+/// A summary of a section's `text`: its own text, or (`from_children`) a description made
+/// of its own text's summary and its children's titles and summaries.
+pub(super) fn summary(title: &str, text: &str, from_children: bool) -> GenerateRequest {
+    let what = if from_children {
+        "Summarise the section described above in one or two sentences of your own words: \
+         what it covers and its main facts."
+    } else {
+        "Summarise the section above in one or two sentences of your own words, naming its \
+         main facts and figures."
+    };
+    GenerateRequest::chat(
+        SUMMARY_SYSTEM,
+        &format!("Section: {title}\n\n{text}\n\n{what}"),
+    )
+    .with_max_tokens(SUMMARY_MAX_TOKENS)
+    .with_stop(["\n\n"])
+}
+
+/// One summary of a whole section from the summaries of its consecutive parts (`partial`,
+/// one per line).
+pub(super) fn combine(title: &str, partial: &str) -> GenerateRequest {
+    GenerateRequest::chat(
+        SUMMARY_SYSTEM,
+        &format!(
+            "Section: {title}\n\nSummaries of its consecutive parts:\n{partial}\n\nCombine them \
+             into one summary of the whole section, in one or two sentences."
+        ),
+    )
+    .with_max_tokens(SUMMARY_MAX_TOKENS)
+    .with_stop(["\n\n"])
+}
+
+/// The one-sentence document description, from the file name, the opening text and the
+/// top-level outline (titles with their summaries), each already cut to its budget.
+pub(super) fn description(doc_name: &str, opening: &str, outline: &str) -> GenerateRequest {
+    let user = format!(
+        "Document file: {doc_name}\n\nOpening text:\n{opening}\n\nSections:\n{outline}\n\nIn \
+         one sentence, say what kind of document this is, who it is from, and what subject or \
+         period it covers."
+    );
+    GenerateRequest::chat(SUMMARY_SYSTEM, &user)
+        .with_max_tokens(64)
+        .with_stop(["\n\n"])
+}
+
+/// The entities and relationships of one window of a section's text: names of at most 80
+/// characters, types from the enums `entity_types` and `relation_types`, at most 12 entities
+/// and 8 relationships. `focus` says what the document is ("a company's annual report").
+pub(super) fn entities(
+    focus: &str,
+    title: &str,
+    text: &str,
+    entity_types: &[&str],
+    relation_types: &[&str],
+) -> GenerateRequest {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "entities": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "maxLength": 80},
+                        "type": {"type": "string", "enum": entity_types}
+                    },
+                    "required": ["name", "type"]
+                },
+                "minItems": 1,
+                "maxItems": 12
+            },
+            "relationships": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "source": {"type": "string", "maxLength": 80},
+                        "relation": {"type": "string", "enum": relation_types},
+                        "target": {"type": "string", "maxLength": 80}
+                    },
+                    "required": ["source", "relation", "target"]
+                },
+                "maxItems": 8
+            }
+        },
+        "required": ["entities", "relationships"]
+    });
+    let system = format!(
+        "You extract entities and relationships from {focus}. Names are copied exactly as \
+         the text writes them. Reply with JSON only."
+    );
+    let user = format!(
+        "Section: {title}\n\nText:\n{text}\n\nList the entities named in the text (types: {}) \
+         and the relationships between them (types: {}).",
+        entity_types.join(", "),
+        relation_types.join(", ")
+    );
+    GenerateRequest::chat(&system, &user)
+        .with_max_tokens(320)
+        .with_json_schema(schema)
+}
+
+/// The split cascade's tier (b): 3 to 8 of a long section's paragraph `openings` where a
+/// subsection begins, each copied from the list (an enum of the schema).
+pub(super) fn boundaries(title: &str, openings: &[&str]) -> GenerateRequest {
+    let listing: String = openings.iter().map(|o| format!("- {o}\n")).collect();
+    let user = format!(
+        "Section: {title}\n\nThe section is long. Its paragraphs begin like this, in order:\n\
+         {listing}\nChoose 3 to 8 of these openings where a new subsection begins (a new \
+         topic). Copy each chosen opening exactly."
+    );
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "boundaries": {
+                "type": "array",
+                "items": {"type": "string", "enum": openings},
+                "minItems": 3,
+                "maxItems": 8
+            }
+        },
+        "required": ["boundaries"]
+    });
+    GenerateRequest::chat(
+        "You divide long sections of documents into subsections. Reply with JSON only.",
+        &user,
+    )
+    .with_max_tokens(200)
+    .with_json_schema(schema)
+}
+
+/// The split cascade's tier (c): the atomic claims of a window of dense `text`, each with
+/// the opening of its source sentence chosen from `openings` (an enum of the schema); 1 to
+/// 10 claims of at most 200 characters.
+pub(super) fn propositions(text: &str, openings: &[String]) -> GenerateRequest {
+    let user = format!(
+        "Text:\n{text}\n\nList the claims this text makes. Each claim is one short sentence \
+         that stands on its own: name the subject instead of using pronouns. For each claim, \
+         `source` is the opening of the sentence it comes from, copied from this list:\n{}",
+        openings
+            .iter()
+            .map(|o| format!("- {o}\n"))
+            .collect::<String>()
+    );
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "propositions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "claim": {"type": "string", "maxLength": 200},
+                        "source": {"type": "string", "enum": openings}
+                    },
+                    "required": ["claim", "source"]
+                },
+                "minItems": 1,
+                "maxItems": 10
+            }
+        },
+        "required": ["propositions"]
+    });
+    GenerateRequest::chat(
+        "You extract atomic, self-contained claims from documents. Reply with JSON only.",
+        &user,
+    )
+    .with_max_tokens(600)
+    .with_json_schema(schema)
+}
