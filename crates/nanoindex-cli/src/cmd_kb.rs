@@ -141,34 +141,38 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            for (i, file) in files.iter().enumerate() {
-                let mut progress = |m: &str| {
-                    if !json {
-                        eprintln!("[{}/{}] {m}", i + 1, files.len());
-                    }
-                };
-                progress(&format!("adding `{}`", file.display()));
-                match kb.add(file, &mut progress) {
-                    Ok(report) => {
-                        if json {
-                            writeln!(stdout, "{}", serde_json::to_string(&report)?)?;
-                        } else {
-                            writeln!(
-                                stdout,
-                                "{}: {} ({}{})",
-                                report.name,
-                                report.outcome,
-                                counted(report.pages, "page"),
-                                if report.vectors { ", embedded" } else { "" }
-                            )?;
-                        }
-                    }
-                    Err(e) => {
-                        failed += 1;
-                        eprintln!("error: cannot add `{}`: {e}", file.display());
+            let n = files.len();
+            let mut progress = |i: usize, m: &str| {
+                if !json {
+                    eprintln!("[{}/{n}] {m}", i + 1);
+                }
+            };
+            // The first failed write to stdout (a closed pipe ends the command quietly).
+            let mut written: std::io::Result<()> = Ok(());
+            let mut done = |i: usize, outcome: Result<nanoindex::AddReport, _>| match outcome {
+                Ok(report) => {
+                    let line = if json {
+                        serde_json::to_string(&report).unwrap_or_default()
+                    } else {
+                        format!(
+                            "{}: {} ({}{})",
+                            report.name,
+                            report.outcome,
+                            counted(report.pages, "page"),
+                            if report.vectors { ", embedded" } else { "" }
+                        )
+                    };
+                    if written.is_ok() {
+                        written = writeln!(stdout, "{line}");
                     }
                 }
-            }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("error: cannot add `{}`: {e}", files[i].display());
+                }
+            };
+            kb.add_each(&files, &mut progress, &mut done)?;
+            written?;
             Ok(if failed > 0 {
                 ExitCode::from(1)
             } else {

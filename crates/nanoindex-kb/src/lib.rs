@@ -30,8 +30,9 @@ pub mod wiki;
 pub use lint::sha256_hex;
 
 /// Version of the store's schema. 1: documents, passages with vectors, FTS5 over passage
-/// tokens, questions.
-pub const FORMAT_VERSION: u32 = 1;
+/// tokens, questions. 2: each document's wiki facts (outline, concept mentions), so that the
+/// wiki renders without loading trees; a version-1 store gains them when opened.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The store's path inside a knowledge base directory.
 pub const STORE_FILE: &str = ".nanoindex/kb.sqlite";
@@ -294,7 +295,49 @@ CREATE TABLE IF NOT EXISTS questions (
     mode TEXT NOT NULL,
     answer_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outlines (
+    doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    markdown TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS mentions (
+    id INTEGER PRIMARY KEY,
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT,
+    pages TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mentions_doc ON mentions(doc_id);
 ";
+
+/// Stores the wiki facts of document `doc_id` (inside the caller's transaction).
+fn put_facts(
+    tx: &rusqlite::Transaction<'_>,
+    doc_id: i64,
+    facts: &wiki::DocumentFacts,
+) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "INSERT INTO outlines (doc_id, markdown) VALUES (?1, ?2)",
+        params![doc_id, facts.outline],
+    )?;
+    let mut insert = tx.prepare(
+        "INSERT INTO mentions (doc_id, key, name, kind, value, pages) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for m in &facts.mentions {
+        let pages: Vec<String> = m.pages.iter().map(u32::to_string).collect();
+        insert.execute(params![
+            doc_id,
+            m.key,
+            m.name,
+            m.kind,
+            m.value,
+            pages.join(",")
+        ])?;
+    }
+    Ok(())
+}
 
 fn now() -> u64 {
     SystemTime::now()
@@ -386,8 +429,38 @@ impl Store {
                 })
             }
             Some(v) if v == FORMAT_VERSION => {}
-            // New store (or, in later versions, an older one: its migration steps go here,
-            // each in this transaction).
+            // Version 1: the new tables, and each document's wiki facts from its stored tree
+            // and graph (one document in memory at a time).
+            Some(1) => {
+                tx.execute_batch(SCHEMA)?;
+                let ids: Vec<(i64, String)> = {
+                    let mut stmt = tx.prepare("SELECT id, name FROM documents ORDER BY id")?;
+                    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    rows.collect::<Result<_, _>>()?
+                };
+                for (id, name) in ids {
+                    let (tree_json, graph_json): (String, String) = tx.query_row(
+                        "SELECT tree_json, graph_json FROM documents WHERE id = ?1",
+                        params![id],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )?;
+                    let damaged = |what, source| KbError::Damaged {
+                        what,
+                        doc: name.clone(),
+                        source,
+                    };
+                    let tree: DocumentTree =
+                        serde_json::from_str(&tree_json).map_err(|e| damaged("tree", e))?;
+                    let graph: DocumentGraph =
+                        serde_json::from_str(&graph_json).map_err(|e| damaged("graph", e))?;
+                    put_facts(&tx, id, &wiki::facts(&tree, &graph))?;
+                }
+                tx.execute(
+                    "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+                    params![FORMAT_VERSION.to_string()],
+                )?;
+            }
+            // A new store.
             _ => {
                 tx.execute_batch(SCHEMA)?;
                 tx.execute(
@@ -430,6 +503,7 @@ impl Store {
             source,
         })?;
         let passages = doc.passages;
+        let facts = wiki::facts(doc.tree, doc.graph);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -471,6 +545,7 @@ impl Store {
             ],
         )?;
         let doc_id = tx.last_insert_rowid();
+        put_facts(&tx, doc_id, &facts)?;
         log(&tx, if old.is_some() { "replace" } else { "add" }, doc.name)?;
         {
             let mut insert = tx.prepare(
@@ -611,6 +686,48 @@ impl Store {
             })?
             .collect::<Result<_, _>>()?;
         Ok((tree, graph, vectors))
+    }
+
+    /// Every concept mention of every document, as (document name, mention): documents by
+    /// name, each document's mentions in its graph's order.
+    ///
+    /// # Errors
+    /// [`KbError::Sql`].
+    pub(crate) fn mentions(&self) -> Result<Vec<(String, wiki::MentionRow)>, KbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.name, m.key, m.name, m.kind, m.value, m.pages FROM mentions m \
+             JOIN documents d ON d.id = m.doc_id ORDER BY d.name, m.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            let pages: String = r.get(5)?;
+            Ok((
+                r.get(0)?,
+                wiki::MentionRow {
+                    key: r.get(1)?,
+                    name: r.get(2)?,
+                    kind: r.get(3)?,
+                    value: r.get(4)?,
+                    pages: pages.split(',').filter_map(|p| p.parse().ok()).collect(),
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The outline of document `name` as the wiki shows it (markdown, one line per node).
+    ///
+    /// # Errors
+    /// [`KbError::NoDocument`], [`KbError::Sql`].
+    pub(crate) fn outline(&self, name: &str) -> Result<String, KbError> {
+        self.conn
+            .query_row(
+                "SELECT o.markdown FROM outlines o JOIN documents d ON d.id = o.doc_id \
+                 WHERE d.name = ?1",
+                params![name],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| KbError::NoDocument(name.to_string()))
     }
 
     /// The `k` passages across all documents that best match the query's retrieval `terms`

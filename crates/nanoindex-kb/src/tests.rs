@@ -1,5 +1,7 @@
 use super::*;
-use nanoindex_core::{assign_node_ids, TreeNode};
+use std::collections::BTreeMap;
+
+use nanoindex_core::{assign_node_ids, EntityType, RelationType, TreeNode};
 
 fn tree(nodes: &[(&str, u32, &str)]) -> DocumentTree {
     let structure = nodes
@@ -211,7 +213,8 @@ fn a_store_of_a_newer_format_is_refused_and_a_missing_or_changed_source_is_repor
     }
     let err = Store::open(dir.path()).unwrap_err();
     assert!(matches!(err, KbError::NewerFormat { found, .. } if found == FORMAT_VERSION + 1));
-    assert!(err.to_string().contains("format version 2"), "{err}");
+    let newer = format!("format version {}", FORMAT_VERSION + 1);
+    assert!(err.to_string().contains(&newer), "{err}");
 
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
@@ -233,4 +236,132 @@ fn a_store_of_a_newer_format_is_refused_and_a_missing_or_changed_source_is_repor
     let problems = lint::lint(&store).unwrap();
     assert!(matches!(&problems[0], lint::Problem::StaleSource { doc, .. } if doc == "a"));
     assert!(matches!(&problems[1], lint::Problem::MissingSource { doc, .. } if doc == "gone"));
+}
+
+/// A graph naming `Acme Corp` with a stated revenue, found in node `0000`.
+fn acme_graph(revenue: &str) -> DocumentGraph {
+    let node = vec![nanoindex_core::NodeId::from("0000")];
+    DocumentGraph {
+        entities: vec![
+            nanoindex_core::Entity {
+                name: "Acme Corp".into(),
+                entity_type: EntityType::Organization,
+                description: String::new(),
+                source_node_ids: node.clone(),
+            },
+            nanoindex_core::Entity {
+                name: "Revenue".into(),
+                entity_type: EntityType::Metric,
+                description: String::new(),
+                source_node_ids: node.clone(),
+            },
+        ],
+        relationships: vec![nanoindex_core::Relationship {
+            source: "Revenue".into(),
+            target: revenue.into(),
+            relation_type: Some(RelationType::HasValue),
+            keywords: String::new(),
+            description: String::new(),
+            source_node_ids: node,
+        }],
+        ..DocumentGraph::default()
+    }
+}
+
+/// Every file of the wiki: path relative to it → text.
+fn wiki_files(root: &Path) -> BTreeMap<String, String> {
+    let wiki = root.join(wiki::WIKI_DIR);
+    let mut out = BTreeMap::new();
+    let mut stack = vec![wiki.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().map(Result::unwrap) {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(&wiki).unwrap().display().to_string();
+                out.insert(rel, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_wiki_renders_from_stored_facts_and_a_version_1_store_gains_them_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t1, t2) = (q1(), q2());
+    let (g1, g2) = (acme_graph("$1,204 million"), acme_graph("$1,377 million"));
+    {
+        let mut store = Store::open(dir.path()).unwrap();
+        for (name, sha, tree, graph) in [("q1", "a1", &t1, &g1), ("q2", "a2", &t2, &g2)] {
+            let passages = passages(tree);
+            store
+                .put(&new_document(name, sha, tree, graph, &passages, &[]))
+                .unwrap();
+        }
+        wiki::render(&mut store).unwrap();
+    }
+    let rendered = wiki_files(dir.path());
+    // Named in both documents: a concept page with both values and the pages that state
+    // them, and each document page links to it; the outline is each document's own.
+    let concept = rendered
+        .iter()
+        .find(|(path, _)| path.starts_with("concepts/") && path.contains("revenue"))
+        .map(|(_, text)| text.clone())
+        .unwrap_or_else(|| panic!("{:?}", rendered.keys()));
+    assert!(
+        concept.contains("$1,204 million") && concept.contains("$1,377 million"),
+        "{concept}"
+    );
+    let q2_page = &rendered["documents/q2.md"];
+    assert!(
+        q2_page.contains("[[concepts/acme-corp|Acme Corp]]"),
+        "{q2_page}"
+    );
+    assert!(q2_page.contains("- Risks (p. 2)"), "{q2_page}");
+
+    // The same store as version 1 wrote it: no facts tables.
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .conn
+            .execute_batch(
+                "DROP TABLE outlines; DROP TABLE mentions; \
+                 UPDATE meta SET value = '1' WHERE key = 'format_version';",
+            )
+            .unwrap();
+    }
+    let mut store = Store::open(dir.path()).unwrap();
+    let version: String = store
+        .conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'format_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, FORMAT_VERSION.to_string());
+    wiki::render(&mut store).unwrap();
+    assert_eq!(wiki_files(dir.path()), rendered);
+
+    // A removed document's facts go with it.
+    store.remove("q1").unwrap();
+    wiki::render(&mut store).unwrap();
+    let after = wiki_files(dir.path());
+    assert!(!after.contains_key("documents/q1.md"));
+    let revenue = after
+        .iter()
+        .find(|(path, _)| path.starts_with("concepts/") && path.contains("revenue"))
+        .map(|(_, text)| text.clone())
+        .unwrap();
+    assert!(
+        !revenue.contains("$1,204 million") && revenue.contains("$1,377 million"),
+        "{revenue}"
+    );
+    let count: i64 = store
+        .conn
+        .query_row("SELECT COUNT(*) FROM mentions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(count, 2, "the mentions of q2 alone");
 }

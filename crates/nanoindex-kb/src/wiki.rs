@@ -7,6 +7,9 @@
 //!   append-only log).
 //! - `documents/<doc>.md`: source, pages, description, the outline with page ranges, the
 //!   document's entities (linked to their concept pages) and the questions that cited it.
+//!   The outline and the entities come from [`DocumentFacts`], computed once when the
+//!   document is stored: rendering reads the store's tables, never a tree or a graph, so
+//!   its memory does not grow with the documents' size.
 //! - `concepts/<concept>.md`: one page per entity found in two or more documents (or a
 //!   metric with values): each document and page that names it, and the values stated for
 //!   it, in a table; past [`CONCEPT_ROWS`] rows the first ones, then links to the documents.
@@ -27,7 +30,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use nanoindex_core::english::counted;
-use nanoindex_core::{Answer, DocumentTree, EntityType, RelationType, TreeNode};
+use nanoindex_core::{Answer, DocumentGraph, DocumentTree, EntityType, RelationType, TreeNode};
 
 use crate::{sha256_hex, KbError, Store};
 
@@ -204,6 +207,73 @@ struct Mention {
     value: Option<String>,
 }
 
+/// One concept mention of a document, as the store keeps it (table `mentions`): the
+/// concept's key ([`concept_key`]), the entity's name and type as the document writes them,
+/// the value stated for it (a `has_value` relationship), if any, and the 1-based start pages
+/// of the nodes that state it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MentionRow {
+    pub key: String,
+    pub name: String,
+    pub kind: String,
+    pub value: Option<String>,
+    pub pages: Vec<u32>,
+}
+
+/// What the wiki shows of one document that only its tree and graph hold: the outline as
+/// markdown (one line per node with its pages) and the concept mentions, in graph order.
+/// Computed once, when the document is stored, so that rendering the wiki reads no tree
+/// or graph: its time and memory do not grow with the size of the documents stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DocumentFacts {
+    pub outline: String,
+    pub mentions: Vec<MentionRow>,
+}
+
+/// The [`DocumentFacts`] of a document's `tree` and `graph`.
+pub(crate) fn facts(tree: &DocumentTree, graph: &DocumentGraph) -> DocumentFacts {
+    let mut outline_md = String::new();
+    outline(&tree.structure, 0, &mut outline_md);
+    let values: HashMap<String, Vec<(String, Vec<u32>)>> = graph
+        .relationships
+        .iter()
+        .filter(|r| r.relation_type == Some(RelationType::HasValue))
+        .fold(HashMap::new(), |mut m, r| {
+            m.entry(concept_key(&r.source))
+                .or_default()
+                .push((r.target.clone(), pages_of(tree, &r.source_node_ids)));
+            m
+        });
+    let mut mentions = Vec::new();
+    for e in &graph.entities {
+        if !CONCEPT_TYPES.contains(&e.entity_type) {
+            continue;
+        }
+        let key = concept_key(&e.name);
+        if key.is_empty() {
+            continue;
+        }
+        let row = |value: Option<String>, pages: Vec<u32>| MentionRow {
+            key: key.clone(),
+            name: e.name.clone(),
+            kind: e.entity_type.to_string(),
+            value,
+            pages,
+        };
+        match values.get(&key) {
+            Some(vs) => mentions.extend(
+                vs.iter()
+                    .map(|(v, pages)| row(Some(v.clone()), pages.clone())),
+            ),
+            None => mentions.push(row(None, pages_of(tree, &e.source_node_ids))),
+        }
+    }
+    DocumentFacts {
+        outline: outline_md,
+        mentions,
+    }
+}
+
 /// Pages of the nodes `ids` in `tree`.
 fn pages_of(tree: &DocumentTree, ids: &[nanoindex_core::NodeId]) -> Vec<u32> {
     let mut pages: Vec<u32> = ids
@@ -302,48 +372,25 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
     let mut concept_slugs = Slugs::default();
     let mut query_slugs = Slugs::default();
 
-    // Concepts across documents: key → (display name, type, mentions).
+    // Concepts across documents: key → (display name, type, mentions), the name and type of
+    // the first mention (documents by name, each in graph order).
     let mut concepts: BTreeMap<String, (String, String, Vec<Mention>)> = BTreeMap::new();
-    let mut trees: Vec<(DocumentTree, Vec<(String, String)>)> = Vec::new();
-    for d in &docs {
-        let (tree, graph, _) = store.load(&d.name)?;
-        let mut entities: Vec<(String, String)> = Vec::new();
-        let values: HashMap<String, Vec<(String, Vec<u32>)>> = graph
-            .relationships
-            .iter()
-            .filter(|r| r.relation_type == Some(RelationType::HasValue))
-            .fold(HashMap::new(), |mut m, r| {
-                m.entry(concept_key(&r.source))
-                    .or_default()
-                    .push((r.target.clone(), pages_of(&tree, &r.source_node_ids)));
-                m
-            });
-        for e in &graph.entities {
-            if !CONCEPT_TYPES.contains(&e.entity_type) {
-                continue;
-            }
-            let key = concept_key(&e.name);
-            if key.is_empty() {
-                continue;
-            }
-            let entry = concepts
-                .entry(key.clone())
-                .or_insert_with(|| (e.name.clone(), e.entity_type.to_string(), Vec::new()));
-            match values.get(&key) {
-                Some(vs) => entry.2.extend(vs.iter().map(|(v, pages)| Mention {
-                    doc: d.name.clone(),
-                    pages: pages.clone(),
-                    value: Some(v.clone()),
-                })),
-                None => entry.2.push(Mention {
-                    doc: d.name.clone(),
-                    pages: pages_of(&tree, &e.source_node_ids),
-                    value: None,
-                }),
-            }
-            entities.push((key, e.name.clone()));
-        }
-        trees.push((tree, entities));
+    // Each document's concepts: key → the name it writes.
+    let mut doc_entities: HashMap<String, BTreeMap<String, String>> = HashMap::new();
+    for (doc, row) in store.mentions()? {
+        let entry = concepts
+            .entry(row.key.clone())
+            .or_insert_with(|| (row.name.clone(), row.kind.clone(), Vec::new()));
+        entry.2.push(Mention {
+            doc: doc.clone(),
+            pages: row.pages,
+            value: row.value,
+        });
+        doc_entities
+            .entry(doc)
+            .or_default()
+            .entry(row.key)
+            .or_insert(row.name);
     }
     // A concept matters across documents: named in two or more, or given a value.
     concepts.retain(|_, (_, _, mentions)| {
@@ -386,7 +433,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
     };
 
     let mut out = BTreeMap::new();
-    for (d, (tree, entities)) in docs.iter().zip(&trees) {
+    for d in &docs {
         let source = d
             .source_path
             .as_ref()
@@ -410,10 +457,12 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             page.push_str(&format!("\n{}\n", desc.trim()));
         }
         page.push_str("\n## Outline\n\n");
-        outline(&tree.structure, 0, &mut page);
-        let linked: BTreeMap<&String, &String> = entities
-            .iter()
-            .filter_map(|(key, name)| concept_page.get(key).map(|_| (key, name)))
+        page.push_str(&store.outline(&d.name)?);
+        let linked: BTreeMap<&String, &String> = doc_entities
+            .get(&d.name)
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| concept_page.contains_key(*key))
             .collect();
         if !linked.is_empty() {
             page.push_str("\n## Concepts\n\n");

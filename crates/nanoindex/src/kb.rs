@@ -139,6 +139,49 @@ impl KnowledgeBase {
         path: &Path,
         progress: &mut dyn FnMut(&str),
     ) -> Result<AddReport, IndexError> {
+        let (report, changed) = self.store_file(path, progress)?;
+        if changed {
+            nanoindex_kb::wiki::render(&mut self.store)?;
+        }
+        Ok(report)
+    }
+
+    /// Adds every file of `paths` in order, as [`Self::add`] does, but renders the wiki once
+    /// at the end (when anything changed) instead of after each file, so that adding N
+    /// files costs one rendering, not N. A file that fails is reported and the others still
+    /// land; a process killed midway leaves the wiki behind the store, and the next
+    /// [`Self::open`] renders it. `progress(i, message)` reports the stages of file `i`
+    /// (0-based), `done(i, outcome)` its outcome.
+    ///
+    /// # Errors
+    /// [`IndexError::Kb`] when the wiki cannot be rendered at the end (the documents are
+    /// stored).
+    pub fn add_each(
+        &mut self,
+        paths: &[PathBuf],
+        progress: &mut dyn FnMut(usize, &str),
+        done: &mut dyn FnMut(usize, Result<AddReport, IndexError>),
+    ) -> Result<(), IndexError> {
+        let mut changed = false;
+        for (i, path) in paths.iter().enumerate() {
+            progress(i, &format!("adding `{}`", path.display()));
+            let outcome = self.store_file(path, &mut |m: &str| progress(i, m));
+            changed |= outcome.as_ref().is_ok_and(|(_, c)| *c);
+            done(i, outcome.map(|(report, _)| report));
+        }
+        if changed {
+            nanoindex_kb::wiki::render(&mut self.store)?;
+        }
+        Ok(())
+    }
+
+    /// Prepares and stores one file (the store's one transaction) without rendering the
+    /// wiki; also says whether the store changed.
+    fn store_file(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(AddReport, bool), IndexError> {
         let prepared = self.engine.prepare(path, progress)?;
         let doc = &prepared.document;
         let name = {
@@ -181,9 +224,7 @@ impl KnowledgeBase {
             passages: &passages,
             name_terms: &name_terms,
         })?;
-        if added != Added::Unchanged(name.clone()) {
-            nanoindex_kb::wiki::render(&mut self.store)?;
-        }
+        let changed = !matches!(added, Added::Unchanged(_));
         let (name, outcome) = match added {
             Added::New => (name, "added".to_string()),
             Added::Replaced => (name, "replaced".to_string()),
@@ -196,13 +237,14 @@ impl KnowledgeBase {
                 (existing, outcome)
             }
         };
-        Ok(AddReport {
+        let report = AddReport {
             path: path.to_path_buf(),
             name,
             outcome,
             pages: doc.tree.page_dimensions.len(),
             vectors: vectors.is_some(),
-        })
+        };
+        Ok((report, changed))
     }
 
     /// Removes the document `name`; `false` when there is none.
