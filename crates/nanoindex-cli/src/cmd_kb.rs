@@ -147,23 +147,24 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
                     eprintln!("[{}/{n}] {m}", i + 1);
                 }
             };
-            // The first failed write to stdout (a closed pipe ends the command quietly).
-            let mut written: std::io::Result<()> = Ok(());
+            // The first failed write to stdout: the batch goes on (its documents land), and
+            // the error ends the command after it (quietly for a closed pipe).
+            let mut written: anyhow::Result<()> = Ok(());
             let mut done = |i: usize, outcome: Result<nanoindex::AddReport, _>| match outcome {
                 Ok(report) => {
                     let line = if json {
-                        serde_json::to_string(&report).unwrap_or_default()
+                        serde_json::to_string(&report).map_err(anyhow::Error::from)
                     } else {
-                        format!(
+                        Ok(format!(
                             "{}: {} ({}{})",
                             report.name,
                             report.outcome,
                             counted(report.pages, "page"),
                             if report.vectors { ", embedded" } else { "" }
-                        )
+                        ))
                     };
                     if written.is_ok() {
-                        written = writeln!(stdout, "{line}");
+                        written = line.and_then(|l| Ok(writeln!(stdout, "{l}")?));
                     }
                 }
                 Err(e) => {

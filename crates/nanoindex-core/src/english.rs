@@ -1,7 +1,7 @@
 //! English phrasing that every output shares: a count with its noun in the right number.
 
-/// `n` (any unsigned integer type) followed by `noun`, plural unless `n` is 1: `counted(1, "page")` is `"1 page"`,
-/// `counted(3, "page")` is `"3 pages"`. The plural adds `s` (the nouns this program
+/// `n` (any integer type) followed by `noun`, plural unless `n` is 1: `counted(1, "page")`
+/// is `"1 page"`, `counted(3, "page")` is `"3 pages"`. The plural adds `s` (the nouns this program
 /// counts — page, document, passage, question, node — all take it).
 ///
 /// ```

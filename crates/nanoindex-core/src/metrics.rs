@@ -134,12 +134,6 @@ impl Formula {
             format!("{value:.2}")
         }
     }
-
-    /// Whether the result is a percentage (a margin).
-    #[must_use]
-    pub fn is_percent(&self) -> bool {
-        self.percent
-    }
 }
 
 /// Row labels of revenue, in order of preference.

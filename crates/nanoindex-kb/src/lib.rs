@@ -5,7 +5,9 @@
 //! domain, time added), its tree and graph as NanoIndex JSON, its passages (one per node and
 //! page, as retrieval cuts them) with their embedding vectors, a full-text index of the
 //! passages (FTS5 over the retrieval terms the caller gives, so numbers such as `1,577` and
-//! CJK bigrams are found as in one document), and the questions asked. The store does no
+//! CJK bigrams are found as in one document), each document's wiki facts (its outline as
+//! markdown and its concept mentions, computed once when it is stored, so that the wiki
+//! renders without loading trees), and the questions asked. The store does no
 //! text analysis of its own: terms come tokenized from the caller (the engine uses
 //! retrieval's tokenizer), which keeps this crate on the data model alone.
 //!
@@ -433,27 +435,31 @@ impl Store {
             // and graph (one document in memory at a time).
             Some(1) => {
                 tx.execute_batch(SCHEMA)?;
-                let ids: Vec<(i64, String)> = {
-                    let mut stmt = tx.prepare("SELECT id, name FROM documents ORDER BY id")?;
-                    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                let ids: Vec<i64> = {
+                    let mut stmt = tx.prepare("SELECT id FROM documents ORDER BY id")?;
+                    let rows = stmt.query_map([], |r| r.get(0))?;
                     rows.collect::<Result<_, _>>()?
                 };
-                for (id, name) in ids {
+                for id in ids {
                     let (tree_json, graph_json): (String, String) = tx.query_row(
                         "SELECT tree_json, graph_json FROM documents WHERE id = ?1",
                         params![id],
                         |r| Ok((r.get(0)?, r.get(1)?)),
                     )?;
-                    let damaged = |what, source| KbError::Damaged {
-                        what,
-                        doc: name.clone(),
-                        source,
+                    // A document whose JSON no longer parses gets empty facts: the store
+                    // still opens (so it can be removed or added again), and reading it
+                    // reports the damage.
+                    let parsed = serde_json::from_str::<DocumentTree>(&tree_json).and_then(|t| {
+                        serde_json::from_str::<DocumentGraph>(&graph_json).map(|g| (t, g))
+                    });
+                    let facts = match parsed {
+                        Ok((tree, graph)) => wiki::facts(&tree, &graph),
+                        Err(_) => wiki::DocumentFacts {
+                            outline: String::new(),
+                            mentions: Vec::new(),
+                        },
                     };
-                    let tree: DocumentTree =
-                        serde_json::from_str(&tree_json).map_err(|e| damaged("tree", e))?;
-                    let graph: DocumentGraph =
-                        serde_json::from_str(&graph_json).map_err(|e| damaged("graph", e))?;
-                    put_facts(&tx, id, &wiki::facts(&tree, &graph))?;
+                    put_facts(&tx, id, &facts)?;
                 }
                 tx.execute(
                     "UPDATE meta SET value = ?1 WHERE key = 'format_version'",

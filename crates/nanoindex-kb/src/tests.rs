@@ -364,4 +364,22 @@ fn the_wiki_renders_from_stored_facts_and_a_version_1_store_gains_them_when_open
         .query_row("SELECT COUNT(*) FROM mentions", [], |r| r.get(0))
         .unwrap();
     assert_eq!(count, 2, "the mentions of q2 alone");
+
+    // A version-1 store with a document whose stored tree no longer parses still opens
+    // (the document gets empty facts and stays removable).
+    drop(store);
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .conn
+            .execute_batch(
+                "DROP TABLE outlines; DROP TABLE mentions; \
+                 UPDATE meta SET value = '1' WHERE key = 'format_version'; \
+                 UPDATE documents SET tree_json = '{' WHERE name = 'q2';",
+            )
+            .unwrap();
+    }
+    let mut store = Store::open(dir.path()).unwrap();
+    assert!(matches!(store.load("q2"), Err(KbError::Damaged { .. })));
+    assert!(store.remove("q2").unwrap());
 }

@@ -1,6 +1,6 @@
 //! The wiki: markdown pages rendered from the store into `<dir>/wiki/`, browsable in
 //! Obsidian. It is a view, never the source of truth: [`render`] rebuilds it whole after
-//! each change.
+//! each change (once per batch of adds).
 //!
 //! - `_index.md`: every document, concept and question, linked.
 //! - `log.md`: adds, replacements, removals and questions, oldest first (the store's
@@ -306,8 +306,8 @@ fn outline(nodes: &[TreeNode], depth: usize, out: &mut String) {
 /// the log entry it shows; holds the store's write lock meanwhile.
 ///
 /// # Errors
-/// [`KbError::Sql`] or [`KbError::Damaged`] reading the store; [`KbError::CreateDir`] when a
-/// file cannot be written.
+/// [`KbError::Sql`] reading the store ([`KbError::NoDocument`] when a document lost its
+/// facts); [`KbError::CreateDir`] when a file cannot be written.
 pub fn render(store: &mut Store) -> Result<WikiReport, KbError> {
     // Renderers take the store's write lock in turn, so two processes never swap folders at
     // once and the last to render shows the latest state.
@@ -375,7 +375,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
     // Concepts across documents: key → (display name, type, mentions), the name and type of
     // the first mention (documents by name, each in graph order).
     let mut concepts: BTreeMap<String, (String, String, Vec<Mention>)> = BTreeMap::new();
-    // Each document's concepts: key → the name it writes.
+    // Each document's concepts: key → the name it writes (its last spelling of the key).
     let mut doc_entities: HashMap<String, BTreeMap<String, String>> = HashMap::new();
     for (doc, row) in store.mentions()? {
         let entry = concepts
@@ -389,8 +389,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
         doc_entities
             .entry(doc)
             .or_default()
-            .entry(row.key)
-            .or_insert(row.name);
+            .insert(row.key, row.name);
     }
     // A concept matters across documents: named in two or more, or given a value.
     concepts.retain(|_, (_, _, mentions)| {

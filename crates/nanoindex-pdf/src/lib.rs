@@ -259,8 +259,8 @@ fn open_recovering(
         Some((rebuilt, found)) => (
             rebuilt,
             Some(format!(
-                "the file's page tree {claimed}; the {found} page{} the file holds {} recovered",
-                if found == 1 { "" } else { "s" },
+                "the file's page tree {claimed}; the {} the file holds {} recovered",
+                nanoindex_core::english::counted(found, "page"),
                 if found == 1 { "was" } else { "were" }
             )),
         ),

@@ -18,7 +18,10 @@ pub enum IndexError {
     #[error(transparent)]
     Pdf(#[from] nanoindex_pdf::PdfError),
     /// No page has a text layer and there is no outline to build a tree from.
-    #[error("cannot index `{path}`: no text layer on any of its {pages} pages (OCR needed)")]
+    #[error(
+        "cannot index `{path}`: no text layer on any of its pages ({}; OCR needed)",
+        nanoindex_core::english::counted(*.pages, "page")
+    )]
     NoTextLayer {
         /// The file.
         path: PathBuf,

@@ -545,6 +545,15 @@ mod tests {
                 AnswerType::Percentage,
             ),
             ("What is the FY2018 current ratio?", AnswerType::Ratio),
+            // Every formula the reader computes is a ratio question, by any of its names.
+            (
+                "What was Boeing's debt-to-equity in FY2022?",
+                AnswerType::Ratio,
+            ),
+            (
+                "What is 3M's net income margin for FY2018?",
+                AnswerType::Ratio,
+            ),
             ("How many stores did Best Buy operate?", AnswerType::Count),
             ("What was the vote of the Court?", AnswerType::Count),
             (

@@ -390,7 +390,7 @@ fn formula_series(
         .collect();
     (points.len() >= 2 && points.len() == years.len()).then(|| Series {
         name: format!("the {}", formula.names[0]),
-        percent: formula.is_percent(),
+        percent: formula.percent,
         unit: None,
         points,
     })

@@ -32,6 +32,18 @@ pub(super) fn summary(title: &str, text: &str, from_children: bool) -> GenerateR
     .with_stop(["\n\n"])
 }
 
+/// `request` asked again after its reply was rejected (a copy of the text's first sentence,
+/// or degenerate): the same prompt with a stricter instruction at the end.
+pub(super) fn summary_retry(request: &GenerateRequest) -> GenerateRequest {
+    let mut request = request.clone();
+    if let Some(last) = request.messages.last_mut() {
+        last.content.push_str(
+            " Start with \"This section\". Do not repeat the first sentence of the text.",
+        );
+    }
+    request
+}
+
 /// One summary of a whole section from the summaries of its consecutive parts (`partial`,
 /// one per line).
 pub(super) fn combine(title: &str, partial: &str) -> GenerateRequest {

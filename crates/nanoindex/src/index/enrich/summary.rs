@@ -238,13 +238,7 @@ fn checked(
         } else {
             stats.rejected += 1;
             out.push(None);
-            let mut request = requests[i].clone();
-            if let Some(last) = request.messages.last_mut() {
-                last.content.push_str(
-                    " Start with \"This section\". Do not repeat the first sentence of the text.",
-                );
-            }
-            retry.push(request);
+            retry.push(prompts::summary_retry(&requests[i]));
             retry_at.push(i);
         }
     }
