@@ -777,7 +777,11 @@ pub fn years_in(text: &str) -> Option<Vec<u32>> {
     Some(years)
 }
 
-/// Ends with sentence punctuation (or a closing quote or parenthesis after it).
+/// Ends with sentence punctuation (or a closing quote or parenthesis after it): the rule by
+/// which a snippet groups extracted *lines* (a line that does not end a sentence is joined
+/// with the next). It is not a sentence splitter; text is cut into sentences by the engine's
+/// one splitter (`nanoindex::text::sentences`), which this crate, below the engine, cannot
+/// call.
 fn ends_sentence(text: &str) -> bool {
     let t = text.trim_end().trim_end_matches(['"', '\'', '”', ')']);
     t.ends_with(['.', '?', '!', ':', ';'])
