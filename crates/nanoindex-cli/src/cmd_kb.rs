@@ -1,6 +1,7 @@
 //! `nanoindex-local kb`: a knowledge base of many documents in one folder (its store is
-//! `DIR/.nanoindex/kb.sqlite`): add PDFs, trees or `index --shard` output folders, ask
-//! across them with cited answers that name each document, search, status, lint, remove.
+//! `DIR/.nanoindex/kb.sqlite`): add PDFs, trees (with their graphs) or `index --shard`
+//! output folders, ask across them with cited answers that name each document, search,
+//! status, lint (sources, contradictions, wiki links), remove.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,23 @@ enum KbCommand {
         /// Files or folders to add.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        open: OpenArgs,
+        /// Print one JSON line per file.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a tree written by `index` (`<doc>.tree.json`) with its graph, or every tree of a
+    /// folder (the output of `index --shard` runs on other machines). The tree's PDF must
+    /// be where the tree says, or beside it, unchanged.
+    AddTree {
+        /// The knowledge base folder (created on first use).
+        dir: PathBuf,
+        /// A tree file or a folder of them.
+        tree: PathBuf,
+        /// The tree's graph file (default: `<doc>.graph.json` beside the tree, else a graph
+        /// rebuilt from the tree); only with a tree file.
+        graph: Option<PathBuf>,
         #[command(flatten)]
         open: OpenArgs,
         /// Print one JSON line per file.
@@ -77,8 +95,9 @@ enum KbCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Sources missing or changed since they were added, broken wiki links and orphan wiki
-    /// pages (exit 1 when any).
+    /// Sources missing or changed since they were added, values of one issuer and period
+    /// that differ between documents, broken wiki links and orphan wiki pages (exit 1 when
+    /// any).
     Lint {
         /// The knowledge base folder.
         dir: PathBuf,
@@ -119,6 +138,70 @@ fn open_existing(dir: &Path) -> anyhow::Result<KnowledgeBase> {
     Ok(KnowledgeBase::open(dir, engine(&open, None))?)
 }
 
+/// One line of `kb add`'s output for a document added.
+fn report_line(report: &nanoindex::AddReport, json: bool) -> anyhow::Result<String> {
+    Ok(if json {
+        serde_json::to_string(report)?
+    } else {
+        format!(
+            "{}: {} ({}{})",
+            report.name,
+            report.outcome,
+            counted(report.pages, "page"),
+            if report.vectors { ", embedded" } else { "" }
+        )
+    })
+}
+
+/// Adds the files `paths` stand for (a folder: its files of kind `which`), one line each on
+/// `stdout`; a file that fails is reported on stderr and the others land (exit 1).
+fn add_files(
+    kb: &mut KnowledgeBase,
+    paths: &[PathBuf],
+    which: FolderFiles,
+    json: bool,
+    stdout: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let mut failed = 0;
+    let mut files = Vec::new();
+    for p in paths {
+        match files_of(std::slice::from_ref(p), which) {
+            Ok(found) => files.extend(found),
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed += 1;
+            }
+        }
+    }
+    let n = files.len();
+    let mut progress = |i: usize, m: &str| {
+        if !json {
+            eprintln!("[{}/{n}] {m}", i + 1);
+        }
+    };
+    // The first failed write to stdout: the batch goes on (its documents land), and the
+    // error ends the command after it (quietly for a closed pipe).
+    let mut written: anyhow::Result<()> = Ok(());
+    let mut done = |i: usize, outcome: Result<nanoindex::AddReport, _>| match outcome {
+        Ok(report) => {
+            if written.is_ok() {
+                written = report_line(&report, json).and_then(|l| Ok(writeln!(stdout, "{l}")?));
+            }
+        }
+        Err(e) => {
+            failed += 1;
+            eprintln!("error: cannot add `{}`: {e}", files[i].display());
+        }
+    };
+    kb.add_each(&files, &mut progress, &mut done)?;
+    written?;
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 /// Runs `kb`.
 pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
@@ -130,55 +213,47 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             json,
         } => {
             let mut kb = KnowledgeBase::open(&dir, engine(&open, None))?;
-            let mut failed = 0;
-            let mut files = Vec::new();
-            for p in &paths {
-                match files_of(std::slice::from_ref(p), FolderFiles::PdfsAndTrees) {
-                    Ok(found) => files.extend(found),
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        failed += 1;
-                    }
-                }
+            add_files(
+                &mut kb,
+                &paths,
+                FolderFiles::PdfsAndTrees,
+                json,
+                &mut stdout,
+            )
+        }
+        KbCommand::AddTree {
+            dir,
+            tree,
+            graph,
+            open,
+            json,
+        } => {
+            if graph.is_some() && tree.is_dir() {
+                anyhow::bail!(
+                    "`{}` is a folder: a GRAPH file goes with one tree file (a folder's trees \
+                     take the `<doc>.graph.json` beside each)",
+                    tree.display()
+                );
             }
-            let n = files.len();
-            let mut progress = |i: usize, m: &str| {
-                if !json {
-                    eprintln!("[{}/{n}] {m}", i + 1);
-                }
+            let mut kb = KnowledgeBase::open(&dir, engine(&open, None))?;
+            let Some(graph) = graph else {
+                return add_files(
+                    &mut kb,
+                    std::slice::from_ref(&tree),
+                    FolderFiles::Trees,
+                    json,
+                    &mut stdout,
+                );
             };
-            // The first failed write to stdout: the batch goes on (its documents land), and
-            // the error ends the command after it (quietly for a closed pipe).
-            let mut written: anyhow::Result<()> = Ok(());
-            let mut done = |i: usize, outcome: Result<nanoindex::AddReport, _>| match outcome {
-                Ok(report) => {
-                    let line = if json {
-                        serde_json::to_string(&report).map_err(anyhow::Error::from)
-                    } else {
-                        Ok(format!(
-                            "{}: {} ({}{})",
-                            report.name,
-                            report.outcome,
-                            counted(report.pages, "page"),
-                            if report.vectors { ", embedded" } else { "" }
-                        ))
-                    };
-                    if written.is_ok() {
-                        written = line.and_then(|l| Ok(writeln!(stdout, "{l}")?));
+            let report = kb
+                .add_tree(&tree, Some(&graph), &mut |m| {
+                    if !json {
+                        eprintln!("{m}");
                     }
-                }
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("error: cannot add `{}`: {e}", files[i].display());
-                }
-            };
-            kb.add_each(&files, &mut progress, &mut done)?;
-            written?;
-            Ok(if failed > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+                })
+                .with_context(|| format!("cannot add `{}`", tree.display()))?;
+            writeln!(stdout, "{}", report_line(&report, json)?)?;
+            Ok(ExitCode::SUCCESS)
         }
         KbCommand::Ask {
             dir,

@@ -237,3 +237,121 @@ fn search_ranks_one_documents_sections_with_the_matching_line() {
         "Alpha reported revenue of $7,007 million in period 7."
     );
 }
+
+/// A one-page filing of `company` stating its revenue for 2024.
+fn filing(path: &Path, company: &str, revenue: &str) {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 72.0, 16.0, true, &format!("{company} Annual Report"))
+        .text(
+            72.0,
+            150.0,
+            10.0,
+            false,
+            &format!("Revenue for 2024 was {revenue}, on steady demand."),
+        )
+        .text(
+            72.0,
+            170.0,
+            10.0,
+            false,
+            &format!("{company} sells flour to grocers."),
+        );
+    std::fs::write(path, pdf.to_bytes()).unwrap();
+}
+
+#[test]
+fn add_tree_takes_a_tree_with_its_graph_or_a_folder_and_lint_reports_contradictions() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let (kb, out) = (h.join("kb"), h.join("out"));
+    let (kb_s, out_s) = (kb.to_str().unwrap(), out.to_str().unwrap());
+    let annual = h.join("northwind-2024.pdf");
+    filing(&annual, "Northwind Foods Inc.", "$1,250 million");
+    let indexed = run(
+        h,
+        &["index", annual.to_str().unwrap(), "-o", out_s, "--no-llm"],
+    );
+    assert!(
+        indexed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&indexed.stderr)
+    );
+    let tree = out.join("northwind-2024.tree.json");
+    let graph = out.join("northwind-2024.graph.json");
+    let added = run(
+        h,
+        &[
+            "kb",
+            "add-tree",
+            kb_s,
+            tree.to_str().unwrap(),
+            graph.to_str().unwrap(),
+            "--no-dense",
+        ],
+    );
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&added.stdout),
+        "northwind-2024: added (1 page)\n"
+    );
+    // A graph file goes with one tree, not a folder.
+    let refused = run(h, &["kb", "add-tree", kb_s, out_s, graph.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("is a folder"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    // A folder of `index` output: its trees (the same content is already there).
+    let again = run(h, &["kb", "add-tree", kb_s, out_s, "--no-dense"]);
+    assert!(again.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        "northwind-2024: unchanged (1 page)\n"
+    );
+    let clean = run(h, &["kb", "lint", kb_s]);
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+
+    // An amended filing states another 2024 revenue for the same company.
+    let amended = h.join("northwind-2024-amended.pdf");
+    filing(&amended, "Northwind Foods Inc.", "$1,310 million");
+    assert!(run(
+        h,
+        &["kb", "add", kb_s, amended.to_str().unwrap(), "--no-dense"]
+    )
+    .status
+    .success());
+    let lint = run(h, &["kb", "lint", kb_s, "--json"]);
+    assert_eq!(lint.status.code(), Some(1));
+    let problems: serde_json::Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let found = problems
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "contradiction")
+        .unwrap_or_else(|| panic!("{problems:#}"));
+    assert_eq!(found["period"], "2024");
+    let values: Vec<(&str, &str)> = found["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["doc"].as_str().unwrap(), v["value"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            ("northwind-2024", "$1,250 million"),
+            ("northwind-2024-amended", "$1,310 million")
+        ]
+    );
+}

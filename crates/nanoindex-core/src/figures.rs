@@ -107,6 +107,32 @@ impl NumberMention {
     }
 }
 
+impl NumberMention {
+    /// Whether `self` and `other` state the same figure: both percentages or neither, and
+    /// equal at the coarser of their two precisions (half a unit in the last written place,
+    /// times the written scale), scales applied (`$1.2 billion` states `$1,204 million`;
+    /// `$1,210 million` does not state `$1,204 million`). The sign counts. A figure without
+    /// a scale word is read at face value (no table header is known here).
+    ///
+    /// ```
+    /// use nanoindex_core::figures::numbers_in;
+    /// let one = |t: &str| numbers_in(t).remove(0);
+    /// assert!(one("$1.2 billion").states_same_figure(&one("$1,204 million")));
+    /// assert!(!one("$1,210 million").states_same_figure(&one("$1,204 million")));
+    /// assert!(!one("12%").states_same_figure(&one("$12")));
+    /// ```
+    #[must_use]
+    pub fn states_same_figure(&self, other: &NumberMention) -> bool {
+        if self.percent != other.percent {
+            return false;
+        }
+        let (sa, sb) = (self.scale.unwrap_or(1.0), other.scale.unwrap_or(1.0));
+        let half_unit = |decimals: usize, scale: f64| 0.5 * 10f64.powi(-(decimals as i32)) * scale;
+        let tolerance = half_unit(self.decimals, sa).max(half_unit(other.decimals, sb));
+        (self.value * sa - other.value * sb).abs() <= tolerance
+    }
+}
+
 /// Numbers in `text` in order: `1,577`, `(1,577)` (negative), `-3.5`, `22.4%`, `$12.6`.
 /// Digits glued to letters (`FY2018`, `10-K`'s `10` followed by `-K` is kept) are skipped
 /// when letters come right before them.

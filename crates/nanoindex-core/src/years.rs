@@ -1,6 +1,10 @@
 //! What counts as a year: the one definition for retrieval, the reader and the knowledge
 //! base.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 /// The years figures are read as: a whole number from 1950 to 2100 is a year (a column
 /// header, a period, a date, a filing's name), not an amount.
 pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
@@ -8,6 +12,74 @@ pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
 /// A regular-expression fragment (no groups that capture) matching exactly the four-digit
 /// words of [`YEARS`]; for patterns that find years inside text ("2022 and 2021").
 pub const YEAR_PATTERN: &str = "(?:19[5-9][0-9]|20[0-9][0-9]|2100)";
+
+/// Years (optionally written `FY2024`, `FY 2024` or `fiscal 2024`) and the part of a year a
+/// figure may be stated for: a quarter by name or number, or a span of months.
+static PERIOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:fy\s?'?|fiscal\s+(?:year\s+)?)?(?P<year>{YEAR_PATTERN})\b|\b(?P<quarter>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq(?P<q>[1-4])\b|\b(?P<months>three|six|nine|3|6|9)\s+months\b"
+    ))
+    .expect("valid regex")
+});
+
+/// The period a figure at byte offset `at` of `text` (one line or sentence) is stated for,
+/// as a label: `2024`, `Q1 2024`, `six months 2024`; `None` when the text names no year.
+///
+/// The year is the year word nearest the figure (by bytes between them; the one before it
+/// on a tie: "revenue for 2024 was $5.2 billion, against $4.8 billion for 2023" dates $5.2
+/// billion 2024). A quarter ("first quarter", "Q1") or a span of three, six or nine months
+/// nearest the figure qualifies it; twelve months are the year itself. This reads what the
+/// sentence says, not the fiscal calendar: `Q1 2024` is the issuer's own first quarter.
+#[must_use]
+pub fn period_at(text: &str, at: usize) -> Option<String> {
+    let distance = |r: std::ops::Range<usize>| {
+        if r.end <= at {
+            (at - r.end, 0)
+        } else {
+            (r.start.saturating_sub(at), 1)
+        }
+    };
+    let mut year: Option<((usize, u8), &str)> = None;
+    let mut part: Option<((usize, u8), String)> = None;
+    for c in PERIOD_WORDS.captures_iter(text) {
+        let Some(whole) = c.get(0) else { continue };
+        let d = distance(whole.range());
+        if let Some(y) = c.name("year") {
+            if year.is_none_or(|(best, _)| d < best) {
+                year = Some((d, y.as_str()));
+            }
+            continue;
+        }
+        let label = if let Some(q) = c.name("quarter") {
+            let n = match q.as_str().to_lowercase().as_str() {
+                "first" | "1st" => 1,
+                "second" | "2nd" => 2,
+                "third" | "3rd" => 3,
+                _ => 4,
+            };
+            format!("Q{n}")
+        } else if let Some(q) = c.name("q") {
+            format!("Q{}", q.as_str())
+        } else if let Some(m) = c.name("months") {
+            let months = match m.as_str().to_lowercase().as_str() {
+                "three" | "3" => "three",
+                "six" | "6" => "six",
+                _ => "nine",
+            };
+            format!("{months} months")
+        } else {
+            continue;
+        };
+        if part.as_ref().is_none_or(|(best, _)| d < *best) {
+            part = Some((d, label));
+        }
+    }
+    let (_, year) = year?;
+    Some(match part {
+        Some((_, label)) => format!("{label} {year}"),
+        None => year.to_string(),
+    })
+}
 
 /// Whether `y` is in [`YEARS`].
 #[must_use]
@@ -30,6 +102,35 @@ mod tests {
         assert!(is_year(2023) && !is_year(1577) && !is_year(2101));
         assert!(is_year_word("2018"));
         assert!(!is_year_word("fy2018") && !is_year_word("1577") && !is_year_word("20180"));
+    }
+
+    #[test]
+    fn a_figure_is_dated_by_the_nearest_year_and_part_of_a_year() {
+        let at = |text: &str, figure: &str| period_at(text, text.find(figure).unwrap());
+        let line = "Revenue for 2024 was $5.2 billion, against $4.8 billion for 2023.";
+        assert_eq!(at(line, "$5.2").as_deref(), Some("2024"));
+        assert_eq!(at(line, "$4.8").as_deref(), Some("2023"));
+        let q = "Revenue for the first quarter of 2024 was $1,204 million.";
+        assert_eq!(at(q, "$1,204").as_deref(), Some("Q1 2024"));
+        assert_eq!(
+            at("Net sales in Q3 FY2023 were $12 million", "$12").as_deref(),
+            Some("Q3 2023")
+        );
+        assert_eq!(
+            at(
+                "For the six months ended June 30, 2022, revenue was $40",
+                "$40"
+            )
+            .as_deref(),
+            Some("six months 2022")
+        );
+        assert_eq!(
+            at("Fiscal 2021 revenue was $9.1 billion", "$9.1").as_deref(),
+            Some("2021")
+        );
+        assert_eq!(at("Revenue was $7 million.", "$7"), None);
+        // Digits inside other numbers are not years.
+        assert_eq!(at("Revenue was $12,020 million.", "$12"), None);
     }
 
     #[test]

@@ -33,8 +33,11 @@ pub use lint::sha256_hex;
 
 /// Version of the store's schema. 1: documents, passages with vectors, FTS5 over passage
 /// tokens, questions. 2: each document's wiki facts (outline, concept mentions), so that the
-/// wiki renders without loading trees; a version-1 store gains them when opened.
-pub const FORMAT_VERSION: u32 = 2;
+/// wiki renders without loading trees. 3: the facts also give each document's issuer and
+/// each stated value's period, and concepts merge by entity name as the graph merges names
+/// (`Acme Corp.` and `ACME Corp` are one). A store of version 1 or 2 gains the version-3
+/// facts, computed again from its stored trees and graphs, when opened.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The store's path inside a knowledge base directory.
 pub const STORE_FILE: &str = ".nanoindex/kb.sqlite";
@@ -299,7 +302,8 @@ CREATE TABLE IF NOT EXISTS questions (
 );
 CREATE TABLE IF NOT EXISTS outlines (
     doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-    markdown TEXT NOT NULL
+    markdown TEXT NOT NULL,
+    issuer TEXT
 );
 CREATE TABLE IF NOT EXISTS mentions (
     id INTEGER PRIMARY KEY,
@@ -308,7 +312,8 @@ CREATE TABLE IF NOT EXISTS mentions (
     name TEXT NOT NULL,
     kind TEXT NOT NULL,
     value TEXT,
-    pages TEXT NOT NULL
+    pages TEXT NOT NULL,
+    period TEXT
 );
 CREATE INDEX IF NOT EXISTS mentions_doc ON mentions(doc_id);
 ";
@@ -320,12 +325,12 @@ fn put_facts(
     facts: &wiki::DocumentFacts,
 ) -> Result<(), rusqlite::Error> {
     tx.execute(
-        "INSERT INTO outlines (doc_id, markdown) VALUES (?1, ?2)",
-        params![doc_id, facts.outline],
+        "INSERT INTO outlines (doc_id, markdown, issuer) VALUES (?1, ?2, ?3)",
+        params![doc_id, facts.outline, facts.issuer],
     )?;
     let mut insert = tx.prepare(
-        "INSERT INTO mentions (doc_id, key, name, kind, value, pages) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO mentions (doc_id, key, name, kind, value, pages, period) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for m in &facts.mentions {
         let pages: Vec<String> = m.pages.iter().map(u32::to_string).collect();
@@ -335,7 +340,8 @@ fn put_facts(
             m.name,
             m.kind,
             m.value,
-            pages.join(",")
+            pages.join(","),
+            m.period
         ])?;
     }
     Ok(())
@@ -431,10 +437,18 @@ impl Store {
                 })
             }
             Some(v) if v == FORMAT_VERSION => {}
-            // Version 1: the new tables, and each document's wiki facts from its stored tree
-            // and graph (one document in memory at a time).
-            Some(1) => {
+            // Versions 1 and 2: the tables and columns of the facts, and each document's
+            // facts computed again from its stored tree and graph (one document in memory
+            // at a time).
+            Some(v @ (1 | 2)) => {
                 tx.execute_batch(SCHEMA)?;
+                if v == 2 {
+                    tx.execute_batch(
+                        "ALTER TABLE outlines ADD COLUMN issuer TEXT; \
+                         ALTER TABLE mentions ADD COLUMN period TEXT; \
+                         DELETE FROM outlines; DELETE FROM mentions;",
+                    )?;
+                }
                 let ids: Vec<i64> = {
                     let mut stmt = tx.prepare("SELECT id FROM documents ORDER BY id")?;
                     let rows = stmt.query_map([], |r| r.get(0))?;
@@ -454,10 +468,7 @@ impl Store {
                     });
                     let facts = match parsed {
                         Ok((tree, graph)) => wiki::facts(&tree, &graph),
-                        Err(_) => wiki::DocumentFacts {
-                            outline: String::new(),
-                            mentions: Vec::new(),
-                        },
+                        Err(_) => wiki::DocumentFacts::default(),
                     };
                     put_facts(&tx, id, &facts)?;
                 }
@@ -694,28 +705,31 @@ impl Store {
         Ok((tree, graph, vectors))
     }
 
-    /// Every concept mention of every document, as (document name, mention): documents by
-    /// name, each document's mentions in its graph's order.
+    /// Every concept mention of every document, with the document's name and issuer:
+    /// documents by name, each document's mentions in its graph's order.
     ///
     /// # Errors
     /// [`KbError::Sql`].
-    pub(crate) fn mentions(&self) -> Result<Vec<(String, wiki::MentionRow)>, KbError> {
+    pub(crate) fn mentions(&self) -> Result<Vec<wiki::DocMention>, KbError> {
         let mut stmt = self.conn.prepare(
-            "SELECT d.name, m.key, m.name, m.kind, m.value, m.pages FROM mentions m \
-             JOIN documents d ON d.id = m.doc_id ORDER BY d.name, m.id",
+            "SELECT d.name, o.issuer, m.key, m.name, m.kind, m.value, m.pages, m.period \
+             FROM mentions m JOIN documents d ON d.id = m.doc_id \
+             LEFT JOIN outlines o ON o.doc_id = m.doc_id ORDER BY d.name, m.id",
         )?;
         let rows = stmt.query_map([], |r| {
-            let pages: String = r.get(5)?;
-            Ok((
-                r.get(0)?,
-                wiki::MentionRow {
-                    key: r.get(1)?,
-                    name: r.get(2)?,
-                    kind: r.get(3)?,
-                    value: r.get(4)?,
+            let pages: String = r.get(6)?;
+            Ok(wiki::DocMention {
+                doc: r.get(0)?,
+                issuer: r.get(1)?,
+                row: wiki::MentionRow {
+                    key: r.get(2)?,
+                    name: r.get(3)?,
+                    kind: r.get(4)?,
+                    value: r.get(5)?,
                     pages: pages.split(',').filter_map(|p| p.parse().ok()).collect(),
+                    period: r.get(7)?,
                 },
-            ))
+            })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }

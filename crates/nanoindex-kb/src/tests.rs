@@ -383,3 +383,188 @@ fn the_wiki_renders_from_stored_facts_and_a_version_1_store_gains_them_when_open
     assert!(matches!(store.load("q2"), Err(KbError::Damaged { .. })));
     assert!(store.remove("q2").unwrap());
 }
+
+/// Stores a document whose graph the rule-based extractor builds from `nodes`.
+fn put_built(store: &mut Store, name: &str, nodes: &[(&str, u32, &str)]) {
+    let tree = tree(nodes);
+    let graph = nanoindex_graph::build_graph(&tree);
+    let passages = passages(&tree);
+    store
+        .put(&new_document(name, name, &tree, &graph, &passages, &[]))
+        .unwrap();
+}
+
+/// A contradiction as (concept, period, [(doc, value, pages)]).
+type Found = (String, String, Vec<(String, String, Vec<u32>)>);
+
+/// The contradictions `lint` reports.
+fn contradictions(store: &Store) -> Vec<Found> {
+    lint::contradictions(store)
+        .unwrap()
+        .into_iter()
+        .map(|p| match p {
+            lint::Problem::Contradiction {
+                concept,
+                period,
+                values,
+                ..
+            } => (
+                concept.to_lowercase(),
+                period,
+                values
+                    .into_iter()
+                    .map(|v| (v.doc, v.value, v.pages))
+                    .collect(),
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn values_of_one_issuer_and_period_that_differ_across_documents_are_contradictions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    put_built(
+        &mut store,
+        "acme-q1",
+        &[
+            ("Overview", 1, "Acme Tools Inc. makes cordless drills."),
+            (
+                "Results",
+                2,
+                "Revenue for the first quarter of 2024 was $1,204 million.",
+            ),
+        ],
+    );
+    // The second quarter's report restates the first quarter (another figure), states its
+    // own quarter, and names its issuer without the legal suffix's punctuation.
+    put_built(
+        &mut store,
+        "acme-q2",
+        &[
+            ("Overview", 1, "ACME Tools, Inc makes cordless drills."),
+            (
+                "Results",
+                2,
+                "Revenue for the second quarter of 2024 was $1,377 million.",
+            ),
+            (
+                "Restatement",
+                3,
+                "Revenue for the first quarter of 2024 was $1,210 million, as restated.",
+            ),
+        ],
+    );
+    // Another issuer's first quarter is no contradiction; a rounded statement of the same
+    // figure agrees.
+    put_built(
+        &mut store,
+        "birch-q1",
+        &[
+            ("Overview", 1, "Birch Mills Corp. mills flour."),
+            (
+                "Results",
+                2,
+                "Revenue for the first quarter of 2024 was $88 million.",
+            ),
+        ],
+    );
+    put_built(
+        &mut store,
+        "acme-annual",
+        &[
+            ("Overview", 1, "Acme Tools Inc. makes cordless drills."),
+            (
+                "Quarters",
+                4,
+                "Revenue for the second quarter of 2024 was $1.4 billion.",
+            ),
+        ],
+    );
+    assert_eq!(
+        contradictions(&store),
+        [(
+            "revenue".to_string(),
+            "Q1 2024".to_string(),
+            vec![
+                ("acme-q1".to_string(), "$1,204 million".to_string(), vec![2]),
+                ("acme-q2".to_string(), "$1,210 million".to_string(), vec![3]),
+            ]
+        )]
+    );
+    // The lint reports it with both documents and pages.
+    let problems: Vec<String> = lint::lint(&store)
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        problems.iter().any(|p| p.contains("Q1 2024")
+            && p.contains("$1,204 million in `acme-q1` (p. 2)")
+            && p.contains("$1,210 million in `acme-q2` (p. 3)")),
+        "{problems:?}"
+    );
+
+    // The issuer's two spellings are one concept page; its revenue page gives each value's
+    // period.
+    wiki::render(&mut store).unwrap();
+    let pages = wiki_files(dir.path());
+    let issuers: Vec<&String> = pages
+        .keys()
+        .filter(|p| p.starts_with("concepts/acme"))
+        .collect();
+    assert_eq!(issuers.len(), 1, "{:?}", pages.keys());
+    let revenue = pages
+        .iter()
+        .find(|(path, _)| path.starts_with("concepts/revenue"))
+        .map(|(_, text)| text.as_str())
+        .unwrap();
+    assert!(
+        revenue.contains("| Q2 2024 | 2 | $1,377 million |"),
+        "{revenue}"
+    );
+}
+
+#[test]
+fn a_version_2_store_gains_issuers_and_periods_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut store = Store::open(dir.path()).unwrap();
+        for (name, value) in [("a", "$10 million"), ("b", "$12 million")] {
+            put_built(
+                &mut store,
+                name,
+                &[
+                    ("Overview", 1, "Acme Tools Inc. makes drills."),
+                    ("Results", 2, &format!("Revenue for 2023 was {value}.")),
+                ],
+            );
+        }
+        assert_eq!(contradictions(&store).len(), 1);
+        // As version 2 wrote it: no issuer, no periods.
+        store
+            .conn
+            .execute_batch(
+                "ALTER TABLE mentions DROP COLUMN period; ALTER TABLE outlines DROP COLUMN issuer; \
+                 UPDATE meta SET value = '2' WHERE key = 'format_version';",
+            )
+            .unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(
+        store.meta("format_version").unwrap(),
+        Some(FORMAT_VERSION.to_string())
+    );
+    assert_eq!(
+        contradictions(&store),
+        [(
+            "revenue".to_string(),
+            "2023".to_string(),
+            vec![
+                ("a".to_string(), "$10 million".to_string(), vec![2]),
+                ("b".to_string(), "$12 million".to_string(), vec![2]),
+            ]
+        )]
+    );
+}

@@ -30,7 +30,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use nanoindex_core::english::counted;
+use nanoindex_core::years::period_at;
 use nanoindex_core::{Answer, DocumentGraph, DocumentTree, EntityType, RelationType, TreeNode};
+use nanoindex_graph::entities::normalized_name;
 
 use crate::{sha256_hex, KbError, Store};
 
@@ -191,25 +193,27 @@ fn cell(text: &str) -> String {
         .replace('|', "\\|")
 }
 
-/// A concept's key: its name lowercased with spaces collapsed and end punctuation dropped.
-fn concept_key(name: &str) -> String {
-    name.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase()
+/// A concept's key: the key under which the entity graph merges names of one thing
+/// ([`normalized_name`]: lowercase words without punctuation, and an organisation without
+/// its legal suffix), so that `Acme Corp.` in one document and `ACME Corp` in another are
+/// one concept.
+pub(crate) fn concept_key(name: &str, kind: &EntityType) -> String {
+    normalized_name(name, kind)
 }
 
-/// One mention of a concept: document, pages, and the value stated for it, if any.
+/// One mention of a concept: document, pages, and the value stated for it and its period,
+/// if any.
 struct Mention {
     doc: String,
     pages: Vec<u32>,
     value: Option<String>,
+    period: Option<String>,
 }
 
 /// One concept mention of a document, as the store keeps it (table `mentions`): the
 /// concept's key ([`concept_key`]), the entity's name and type as the document writes them,
-/// the value stated for it (a `has_value` relationship), if any, and the 1-based start pages
+/// the value stated for it (a `has_value` relationship), if any, the period that value is
+/// stated for ([`period_at`] on the sentence that states it), and the 1-based start pages
 /// of the nodes that state it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MentionRow {
@@ -218,15 +222,27 @@ pub(crate) struct MentionRow {
     pub kind: String,
     pub value: Option<String>,
     pub pages: Vec<u32>,
+    pub period: Option<String>,
 }
 
-/// What the wiki shows of one document that only its tree and graph hold: the outline as
-/// markdown (one line per node with its pages) and the concept mentions, in graph order.
-/// Computed once, when the document is stored, so that rendering the wiki reads no tree
-/// or graph: its time and memory do not grow with the size of the documents stored.
+/// A stored mention with its document's name and issuer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DocMention {
+    pub doc: String,
+    pub issuer: Option<String>,
+    pub row: MentionRow,
+}
+
+/// What the wiki and the lint read of one document that only its tree and graph hold: the
+/// outline as markdown (one line per node with its pages), the issuer (the organisation the
+/// document names in the most nodes: the company of a filing, a party of a contract) and
+/// the concept mentions, in graph order. Computed once, when the document is stored, so
+/// that rendering the wiki reads no tree or graph: its time and memory do not grow with the
+/// size of the documents stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct DocumentFacts {
     pub outline: String,
+    pub issuer: Option<String>,
     pub mentions: Vec<MentionRow>,
 }
 
@@ -234,44 +250,149 @@ pub(crate) struct DocumentFacts {
 pub(crate) fn facts(tree: &DocumentTree, graph: &DocumentGraph) -> DocumentFacts {
     let mut outline_md = String::new();
     outline(&tree.structure, 0, &mut outline_md);
-    let values: HashMap<String, Vec<(String, Vec<u32>)>> = graph
+    let kind_of: HashMap<&str, &EntityType> = graph
+        .entities
+        .iter()
+        .map(|e| (e.name.as_str(), &e.entity_type))
+        .collect();
+    // A value's source is a metric unless the graph types it otherwise.
+    let source_key = |name: &str| {
+        concept_key(
+            name,
+            kind_of.get(name).copied().unwrap_or(&EntityType::Metric),
+        )
+    };
+    // Concept key → (value, pages, period) of each `has_value` relationship.
+    type Values = HashMap<String, Vec<(String, Vec<u32>, Option<String>)>>;
+    let values: Values = graph
         .relationships
         .iter()
         .filter(|r| r.relation_type == Some(RelationType::HasValue))
         .fold(HashMap::new(), |mut m, r| {
-            m.entry(concept_key(&r.source))
-                .or_default()
-                .push((r.target.clone(), pages_of(tree, &r.source_node_ids)));
+            let period = level_period(&r.description, &r.source, &r.target);
+            m.entry(source_key(&r.source)).or_default().push((
+                r.target.clone(),
+                pages_of(tree, &r.source_node_ids),
+                period,
+            ));
             m
         });
+    let issuer = graph
+        .entities
+        .iter()
+        .filter(|e| e.entity_type == EntityType::Organization)
+        .max_by_key(|e| e.source_node_ids.len())
+        .map(|e| e.name.clone());
     let mut mentions = Vec::new();
     for e in &graph.entities {
         if !CONCEPT_TYPES.contains(&e.entity_type) {
             continue;
         }
-        let key = concept_key(&e.name);
+        let key = concept_key(&e.name, &e.entity_type);
         if key.is_empty() {
             continue;
         }
-        let row = |value: Option<String>, pages: Vec<u32>| MentionRow {
+        let row = |value: Option<String>, pages: Vec<u32>, period: Option<String>| MentionRow {
             key: key.clone(),
             name: e.name.clone(),
             kind: e.entity_type.to_string(),
             value,
             pages,
+            period,
         };
         match values.get(&key) {
             Some(vs) => mentions.extend(
                 vs.iter()
-                    .map(|(v, pages)| row(Some(v.clone()), pages.clone())),
+                    .map(|(v, pages, period)| row(Some(v.clone()), pages.clone(), period.clone())),
             ),
-            None => mentions.push(row(None, pages_of(tree, &e.source_node_ids))),
+            None => mentions.push(row(None, pages_of(tree, &e.source_node_ids), None)),
         }
     }
     DocumentFacts {
         outline: outline_md,
+        issuer,
         mentions,
     }
+}
+
+/// Words that may stand between a metric and its value in a sentence that states the
+/// metric's level for a period ("Revenue for the first quarter of 2024 was $1,204
+/// million", "net income in fiscal 2023 totaled $2.1 billion"); besides them only years,
+/// months, day numbers and the value's own currency may.
+const LINKING_WORDS: &[&str] = &[
+    "was",
+    "were",
+    "is",
+    "are",
+    "of",
+    "for",
+    "in",
+    "the",
+    "to",
+    "at",
+    "during",
+    "ended",
+    "ending",
+    "fiscal",
+    "year",
+    "years",
+    "quarter",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "three",
+    "six",
+    "nine",
+    "twelve",
+    "months",
+    "month",
+    "totaled",
+    "totalled",
+    "amounted",
+    "reached",
+    "approximately",
+    "about",
+    "total",
+    "consolidated",
+    "fy",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "full",
+    "and",
+    "as",
+    "on",
+    "a",
+    "an",
+    "period",
+];
+
+/// The period for which `sentence` states `value` as the level of `metric`, or `None`
+/// when it states something else: a change ("revenue increased $83 million"), another
+/// measure ("gross profit rate of 23.9%"), or when the metric, the value or a year is not
+/// found in it. Only the words of [`LINKING_WORDS`], years, month names and day numbers may
+/// stand between the metric and the value; the period is [`period_at`] the value.
+fn level_period(sentence: &str, metric: &str, value: &str) -> Option<String> {
+    let lower = sentence.to_lowercase();
+    let metric = metric.to_lowercase();
+    let after_metric = lower.find(&metric)? + metric.len();
+    let value_at = after_metric + lower.get(after_metric..)?.find(&value.to_lowercase())?;
+    let between = &lower[after_metric..value_at];
+    let linking = between
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            LINKING_WORDS.contains(&w)
+                || nanoindex_core::figures::MONTHS.contains(&w)
+                || (w.len() <= 2 && w.bytes().all(|b| b.is_ascii_digit()))
+                || nanoindex_core::years::is_year_word(w)
+        });
+    if !linking {
+        return None;
+    }
+    period_at(&lower, value_at)
 }
 
 /// Pages of the nodes `ids` in `tree`.
@@ -377,7 +498,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
     let mut concepts: BTreeMap<String, (String, String, Vec<Mention>)> = BTreeMap::new();
     // Each document's concepts: key → the name it writes (its last spelling of the key).
     let mut doc_entities: HashMap<String, BTreeMap<String, String>> = HashMap::new();
-    for (doc, row) in store.mentions()? {
+    for DocMention { doc, row, .. } in store.mentions()? {
         let entry = concepts
             .entry(row.key.clone())
             .or_insert_with(|| (row.name.clone(), row.kind.clone(), Vec::new()));
@@ -385,6 +506,7 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             doc: doc.clone(),
             pages: row.pages,
             value: row.value,
+            period: row.period,
         });
         doc_entities
             .entry(doc)
@@ -492,13 +614,14 @@ fn pages(store: &Store) -> Result<BTreeMap<String, String>, KbError> {
             .collect();
         let mut page = front_matter("concept", name, &sources, updated);
         page.push_str(&format!("# {}\n\nType: {kind}\n\n", cell(name)));
-        page.push_str("| Document | Pages | Value |\n|---|---|---|\n");
+        page.push_str("| Document | Period | Pages | Value |\n|---|---|---|---|\n");
         for m in mentions.iter().take(CONCEPT_ROWS) {
             let pages: Vec<String> = m.pages.iter().map(u32::to_string).collect();
             page.push_str(&format!(
-                "| [[documents/{}\\|{}]] | {} | {} |\n",
+                "| [[documents/{}\\|{}]] | {} | {} | {} |\n",
                 doc_page[&m.doc],
                 cell(&m.doc),
+                m.period.as_deref().map(cell).unwrap_or_default(),
                 pages.join(", "),
                 m.value.as_deref().map(cell).unwrap_or_default()
             ));

@@ -43,6 +43,15 @@ pub enum IndexError {
         #[source]
         source: nanoindex_core::CoreError,
     },
+    /// A graph file given with a tree could not be read.
+    #[error("cannot load the graph `{path}`")]
+    GraphLoad {
+        /// The graph file.
+        path: PathBuf,
+        /// Underlying error.
+        #[source]
+        source: nanoindex_core::CoreError,
+    },
     /// The PDF a tree was built from is not where the tree says.
     #[error("cannot find the PDF of `{tree}`: `{source_path}` does not exist (move it back or index the PDF again)")]
     SourceMissing {

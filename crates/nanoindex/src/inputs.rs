@@ -13,14 +13,20 @@ pub enum FolderFiles {
     /// Every `*.pdf` and `*.tree.json`, as `index` (and `index --shard`) writes them
     /// (`kb add`).
     PdfsAndTrees,
+    /// Every `*.tree.json` (`kb add-tree` of an `index --shard` output folder).
+    Trees,
 }
 
 impl FolderFiles {
     /// Whether a file called `name` is one of these (extensions in any case).
     fn matches(self, name: &str) -> bool {
         let lower = name.to_lowercase();
-        lower.ends_with(".pdf")
-            || (self == FolderFiles::PdfsAndTrees && lower.ends_with(".tree.json"))
+        let (pdf, tree) = (lower.ends_with(".pdf"), lower.ends_with(".tree.json"));
+        match self {
+            FolderFiles::Pdfs => pdf,
+            FolderFiles::PdfsAndTrees => pdf || tree,
+            FolderFiles::Trees => tree,
+        }
     }
 
     /// What is looked for, in words and as patterns, for the error of an empty folder.
@@ -28,6 +34,7 @@ impl FolderFiles {
         match self {
             FolderFiles::Pdfs => ("PDF", "*.pdf"),
             FolderFiles::PdfsAndTrees => ("PDF or tree file", "*.pdf, *.tree.json"),
+            FolderFiles::Trees => ("tree file", "*.tree.json"),
         }
     }
 }

@@ -175,6 +175,30 @@ impl KnowledgeBase {
         Ok(())
     }
 
+    /// Adds a saved tree (`<doc>.tree.json`, as `index` writes it) with the graph file
+    /// `graph` (when `None`, the `<doc>.graph.json` beside the tree, else a graph rebuilt from
+    /// the tree), then renders the wiki. The tree's source PDF must be where the tree says
+    /// (or beside it) with the recorded SHA-256, as for [`NanoIndex::prepare_tree`]; the
+    /// document is named after the tree's file. Otherwise as [`Self::add`].
+    ///
+    /// # Errors
+    /// As [`NanoIndex::prepare_tree`]; [`IndexError::Kb`] when the store fails.
+    pub fn add_tree(
+        &mut self,
+        tree: &Path,
+        graph: Option<&Path>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<AddReport, IndexError> {
+        let embedder = self.engine.embedder(progress);
+        let cache = self.engine.config.cache.as_deref();
+        let prepared = self.engine.prepare_tree(tree, graph, embedder, cache)?;
+        let (report, changed) = self.store_prepared(tree, &prepared, progress)?;
+        if changed {
+            nanoindex_kb::wiki::render(&mut self.store)?;
+        }
+        Ok(report)
+    }
+
     /// Prepares and stores one file (the store's one transaction) without rendering the
     /// wiki; also says whether the store changed.
     fn store_file(
@@ -183,6 +207,17 @@ impl KnowledgeBase {
         progress: &mut dyn FnMut(&str),
     ) -> Result<(AddReport, bool), IndexError> {
         let prepared = self.engine.prepare(path, progress)?;
+        self.store_prepared(path, &prepared, progress)
+    }
+
+    /// Stores the document prepared from `path` (the store's one transaction), named after
+    /// the file, after computing its passages' vectors; also says whether the store changed.
+    fn store_prepared(
+        &mut self,
+        path: &Path,
+        prepared: &crate::Prepared,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(AddReport, bool), IndexError> {
         let doc = &prepared.document;
         let name = {
             let stem = doc_name(path);

@@ -216,7 +216,7 @@ impl NanoIndex {
             .find(|b| !b.is_ascii_whitespace())
             .is_some_and(|&b| b == b'{');
         if is_tree {
-            self.prepare_tree(path, embedder, cache)
+            self.prepare_tree(path, None, embedder, cache)
         } else {
             self.prepare_pdf(path, embedder, cache, progress)
         }

@@ -168,19 +168,22 @@ impl NanoIndex {
         })
     }
 
-    /// Prepares a saved tree (`<doc>.tree.json`) for questions: the graph beside it
-    /// (`<doc>.graph.json`, else rebuilt from the tree), the source PDF named in its
+    /// Prepares a saved tree (`<doc>.tree.json`) for questions: the graph `graph_path`, when
+    /// given, else the one beside it (`<doc>.graph.json`, else rebuilt from the tree), the
+    /// source PDF named in its
     /// `extraction_metadata.source_path` (as written, else the same file name beside the
     /// tree), which must still have the recorded SHA-256; dense retrieval as in
     /// [`NanoIndex::prepare_pdf`], sharing the PDF's passage vectors.
     ///
     /// # Errors
-    /// [`IndexError::TreeLoad`] for an unreadable tree, [`IndexError::SourceMissing`] when
+    /// [`IndexError::TreeLoad`] for an unreadable tree, [`IndexError::GraphLoad`] for an
+    /// unreadable `graph_path`, [`IndexError::SourceMissing`] when
     /// the PDF is not found, [`IndexError::SourceChanged`] when its content differs, a
     /// password error when the PDF is protected and the password is missing or wrong.
     pub fn prepare_tree(
         &self,
         tree_path: &Path,
+        graph_path: Option<&Path>,
         embedder: Option<&dyn Embedder>,
         cache: Option<&Path>,
     ) -> Result<Prepared, IndexError> {
@@ -193,8 +196,14 @@ impl NanoIndex {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let stem = stem.strip_suffix(".tree.json").unwrap_or(&stem).to_string();
-        let graph_path = tree_path.with_file_name(format!("{stem}.graph.json"));
-        let graph = load_graph(&graph_path).unwrap_or_else(|_| nanoindex_graph::build_graph(&tree));
+        let graph = match graph_path {
+            Some(path) => load_graph(path).map_err(|source| IndexError::GraphLoad {
+                path: path.to_path_buf(),
+                source,
+            })?,
+            None => load_graph(tree_path.with_file_name(format!("{stem}.graph.json")))
+                .unwrap_or_else(|_| nanoindex_graph::build_graph(&tree)),
+        };
         let recorded = tree
             .extraction_metadata
             .source_path

@@ -624,7 +624,7 @@ fn a_question_embeds_only_the_passages_its_ranking_needs_and_later_ones_reuse_th
     let tree_path = dir.path().join("notes.tree.json");
     nanoindex_core::io::save_tree(&tree, &tree_path).unwrap();
     let from_tree = engine
-        .prepare_tree(&tree_path, Some(embedder.as_ref()), Some(&cache))
+        .prepare_tree(&tree_path, None, Some(embedder.as_ref()), Some(&cache))
         .unwrap()
         .document;
     assert_eq!(ask_dense(&from_tree, dividends).embedded_passages, 0);

@@ -212,6 +212,50 @@ fn a_folder_of_index_output_is_added_tree_by_tree() {
 }
 
 #[test]
+fn a_tree_is_added_with_the_graph_file_given_and_an_unreadable_graph_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("harbor-q1.pdf");
+    std::fs::write(
+        &pdf,
+        quarterly("first quarter", "204", "Flour prices held."),
+    )
+    .unwrap();
+    let engine = engine();
+    let indexed = engine.index(&pdf).unwrap();
+    let tree_path = dir.path().join("harbor-q1.tree.json");
+    nanoindex_core::save_tree(&indexed.tree, &tree_path).unwrap();
+    // A graph made elsewhere (another extractor, another name), with an entity the rules
+    // do not find.
+    let mut graph = indexed.graph.clone();
+    graph.entities.push(nanoindex_core::Entity {
+        name: "Salem Grain Cooperative".into(),
+        entity_type: nanoindex_core::EntityType::Organization,
+        description: String::new(),
+        source_node_ids: vec![indexed.tree.structure[0].node_id.clone()],
+    });
+    let graph_path = dir.path().join("reviewed-graph.json");
+    std::fs::write(&graph_path, serde_json::to_string(&graph).unwrap()).unwrap();
+
+    let mut kb = KnowledgeBase::open(&dir.path().join("kb"), engine).unwrap();
+    let missing = dir.path().join("no-such-graph.json");
+    match kb.add_tree(&tree_path, Some(&missing), &mut |_| {}) {
+        Err(IndexError::GraphLoad { path, .. }) => assert_eq!(path, missing),
+        other => panic!("{other:?}"),
+    }
+    assert!(kb.store().documents().unwrap().is_empty());
+
+    let report = kb
+        .add_tree(&tree_path, Some(&graph_path), &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        (report.name.as_str(), report.outcome.as_str()),
+        ("harbor-q1", "added")
+    );
+    let (_, stored, _) = kb.store().load("harbor-q1").unwrap();
+    assert_eq!(stored, graph);
+}
+
+#[test]
 fn the_wiki_is_rendered_from_the_store_with_every_link_resolving() {
     let dir = tempfile::tempdir().unwrap();
     let kb_dir = dir.path().join("kb");
@@ -280,11 +324,14 @@ fn the_wiki_is_rendered_from_the_store_with_every_link_resolving() {
     let revenue = std::fs::read_to_string(wiki.join("concepts/revenue.md")).unwrap();
     assert!(
         revenue.contains(
-            "| [[documents/harbor-mills-q1-2024\\|Harbor Mills Q1 (2024)]] | 2 | $1,204 million |"
+            "| [[documents/harbor-mills-q1-2024\\|Harbor Mills Q1 (2024)]] | Q1 2024 | 2 | $1,204 million |"
         ),
         "{revenue}"
     );
-    assert!(revenue.contains("| 2 | $1,377 million |"), "{revenue}");
+    assert!(
+        revenue.contains("| Q2 2024 | 2 | $1,377 million |"),
+        "{revenue}"
+    );
     // The question about revenue links to the concept, and the concept back to it.
     assert!(revenue.contains("[[queries/1-what-was-revenue-in-the-second-quarter|"));
     assert!(query.contains("[[concepts/revenue|"), "{query}");
