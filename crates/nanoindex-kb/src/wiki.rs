@@ -7,9 +7,9 @@
 //!   append-only log).
 //! - `documents/<doc>.md`: source, pages, description, the outline with page ranges, the
 //!   document's entities (linked to their concept pages) and the questions that cited it.
-//!   The outline and the entities come from the document's facts (`DocumentFacts`), computed once when the
-//!   document is stored: rendering reads the store's tables, never a tree or a graph, so
-//!   its memory does not grow with the documents' size.
+//!   The outline and the entities come from the document's facts (`DocumentFacts`),
+//!   computed once when the document is stored: rendering reads the store's tables, never
+//!   a tree or a graph, so its memory does not grow with the documents' size.
 //! - `concepts/<concept>.md`: one page per entity found in two or more documents (or a
 //!   metric with values): each document and page that names it, and the values stated for
 //!   it, in a table; past [`CONCEPT_ROWS`] rows the first ones, then links to the documents.
