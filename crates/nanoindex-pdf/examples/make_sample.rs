@@ -1,12 +1,16 @@
-//! Writes the project's own sample document, a short 10-K-style annual report of a fictional
-//! company, used by the README quick start: `cargo run -p nanoindex-pdf --example make_sample -- OUT.pdf`.
-//! Every figure in it is invented for this project.
+//! Writes the project's own sample documents about a fictional company: a short 10-K-style
+//! annual report for 2024, used by the README quick start
+//! (`cargo run -p nanoindex-pdf --example make_sample -- OUT.pdf`), and with `--quarterly` a
+//! short 10-Q for the first quarter of 2025, used by the README's knowledge-base example.
+//! Every figure in them is invented for this project.
 
 use nanoindex_pdf::write::PdfBuilder;
 
 struct Writer {
     pdf: PdfBuilder,
     y: f32,
+    /// The running header of every page.
+    header: &'static str,
 }
 
 impl Writer {
@@ -14,15 +18,10 @@ impl Writer {
         self.pdf.page();
         self.y = 60.0;
         let n = self.pdf.page_count();
+        let header = self.header;
         self.pdf
             .last_page()
-            .text(
-                72.0,
-                40.0,
-                8.0,
-                false,
-                "Northwind Tools, Inc. | 2024 Annual Report on Form 10-K",
-            )
+            .text(72.0, 40.0, 8.0, false, header)
             .text(300.0, 760.0, 8.0, false, &n.to_string());
     }
     fn line(&mut self, size: f32, bold: bool, text: &str) {
@@ -56,12 +55,73 @@ impl Writer {
 }
 
 fn main() {
-    let out = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "northwind-2024-annual-report.pdf".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quarterly = args.iter().any(|a| a == "--quarterly");
+    let out = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .cloned()
+        .unwrap_or_else(|| {
+            if quarterly {
+                "northwind-2025-q1-10q.pdf".into()
+            } else {
+                "northwind-2024-annual-report.pdf".into()
+            }
+        });
+    let w = if quarterly {
+        quarterly_report()
+    } else {
+        annual_report()
+    };
+    std::fs::write(&out, w.pdf.to_bytes()).unwrap_or_else(|e| {
+        eprintln!("error: cannot write `{out}`: {e}");
+        std::process::exit(1);
+    });
+    eprintln!("wrote {out}");
+}
+
+/// The first quarter of 2025 on Form 10-Q.
+fn quarterly_report() -> Writer {
     let mut w = Writer {
         pdf: PdfBuilder::new(),
         y: 0.0,
+        header: "Northwind Tools, Inc. | Quarterly Report on Form 10-Q, First Quarter 2025",
+    };
+    w.page();
+    w.line(
+        12.0,
+        true,
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+    );
+    w.line(16.0, true, "FORM 10-Q");
+    w.para(&[
+        "QUARTERLY REPORT PURSUANT TO SECTION 13 OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the quarterly period ended March 31, 2025",
+    ]);
+    w.line(14.0, true, "NORTHWIND TOOLS, INC.");
+    w.page();
+    w.heading(13.0, "PART I. FINANCIAL INFORMATION");
+    w.heading(12.0, "Item 2. Management's Discussion and Analysis");
+    w.heading(11.0, "Results of Operations");
+    w.para(&[
+        "Net sales were $318 million in the first quarter of 2025, up 4.9% from $303 million.",
+        "Operating income was $44 million, compared with $41 million a year earlier.",
+        "Northwind Tools opened a service center in Boise, Idaho in February 2025.",
+    ]);
+    w.heading(11.0, "Liquidity and Capital Resources");
+    w.para(&[
+        "Capital expenditures were $21 million in the first quarter of 2025.",
+        "We ended the quarter with $198 million of cash and no borrowings.",
+    ]);
+    w
+}
+
+/// The annual report for 2024 on Form 10-K.
+fn annual_report() -> Writer {
+    let mut w = Writer {
+        pdf: PdfBuilder::new(),
+        y: 0.0,
+        header: "Northwind Tools, Inc. | 2024 Annual Report on Form 10-K",
     };
     w.page();
     w.line(
@@ -144,9 +204,5 @@ fn main() {
     w.y += 20.0;
     w.heading(11.0, "Note 5. Income Taxes");
     w.para(&["The effective tax rate was 22.4% in 2024 and 23.1% in 2023."]);
-    std::fs::write(&out, w.pdf.to_bytes()).unwrap_or_else(|e| {
-        eprintln!("error: cannot write `{out}`: {e}");
-        std::process::exit(1);
-    });
-    eprintln!("wrote {out}");
+    w
 }

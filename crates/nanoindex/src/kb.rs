@@ -534,7 +534,10 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
         "the",
         "across",
     ];
+    /// Nouns a period word qualifies ("first *quarter*"): they go with a dropped qualifier.
+    const PERIOD_NOUNS: &[&str] = &["quarter", "quarters", "half", "months", "month", "year"];
     let mut rest: Vec<&str> = Vec::new();
+    let mut qualifier_dropped = false;
     for w in question.split(|c: char| c.is_whitespace() || c == '?' || c == ',') {
         let lower = w.to_lowercase();
         let key = lower
@@ -544,6 +547,11 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
         // A period word this document never uses names another document's period.
         let period = PERIOD_WORDS.contains(&key) || MONTHS.contains(&key);
         let used = !period || text.contains(key);
+        let qualified = std::mem::replace(&mut qualifier_dropped, period && !used);
+        if qualified && PERIOD_NOUNS.contains(&key) {
+            // "the first quarter of 2025" asked of the annual report: "quarter" goes too.
+            continue;
+        }
         if names_other || !used {
             // "of Boeing" goes whole.
             if rest.last().is_some_and(|p| {
@@ -651,6 +659,30 @@ mod tests {
                 &three_m
             ),
             "What was the net PP&E of Boeing at year end FY2018?"
+        );
+        // Each document keeps its own period, whole.
+        let (annual, quarter) = (
+            name_terms("northwind-2024-10k"),
+            name_terms("northwind-2025-q1-10q"),
+        );
+        let question = "Compare net sales in 2024 and in the first quarter of 2025";
+        assert_eq!(
+            per_document(
+                question,
+                "net sales were $1,284 million in 2024",
+                &annual,
+                &quarter
+            ),
+            "What was the net sales in 2024?"
+        );
+        assert_eq!(
+            per_document(
+                question,
+                "net sales were $318 million in the first quarter of 2025",
+                &quarter,
+                &annual
+            ),
+            "What was the net sales in first quarter of 2025?"
         );
         assert!(compares("Compare Q1 and Q2 revenue"));
         assert!(!compares("What was revenue in Q1?"));

@@ -416,6 +416,10 @@ pub(super) const NEGATIONS: &[&str] = &[
 /// its figures occur in the candidates' quotes, at least 60 % of its content terms occur in
 /// one of the three best quotes, and it negates what that quote negates (a holding stated
 /// backwards — "unconstitutional" for "constitutional", a dropped "not" — is unsupported).
+/// Only candidates scoring at least 3/4 of the reader's best may support it, as for span
+/// answers ([`prefer_drafted`]): the model chooses among sentences the reader finds about
+/// equally good, never one it ranked far below (a running header drafted for "Where did
+/// the company open a service center?" when the reader's best sentence names the city).
 pub(super) fn supporting<'c>(
     draft: &str,
     candidates: &'c [reader::Candidate],
@@ -423,11 +427,14 @@ pub(super) fn supporting<'c>(
     if draft.trim().is_empty() {
         return None;
     }
-    let quotes_numbers: Vec<NumberMention> = candidates
-        .iter()
-        .take(3)
-        .flat_map(|c| numbers_in(&c.quote))
-        .collect();
+    let best = candidates.first().map_or(0.0, |c| c.score);
+    let close = || {
+        candidates
+            .iter()
+            .take(3)
+            .filter(move |c| c.score >= 0.75 * best)
+    };
+    let quotes_numbers: Vec<NumberMention> = close().flat_map(|c| numbers_in(&c.quote)).collect();
     let figures_ok = numbers_in(draft)
         .iter()
         .filter(|n| !is_year_figure(n))
@@ -456,7 +463,7 @@ pub(super) fn supporting<'c>(
         (negated, prefixed)
     };
     let (draft_negated, draft_prefixed) = polarity(draft);
-    candidates.iter().take(3).find(|c| {
+    close().find(|c| {
         let quote_terms: BTreeSet<String> = tokenize(&c.quote).into_iter().collect();
         let shared = draft_terms.intersection(&quote_terms).count();
         let (quote_negated, quote_prefixed) = polarity(&c.quote);
@@ -481,4 +488,42 @@ pub(super) fn supporting<'c>(
 /// Years and small counts are not figures that need support (`2018`, `Q2`'s `2`).
 pub(super) fn is_year_figure(n: &NumberMention) -> bool {
     n.is_year() || (n.decimals == 0 && !n.percent && n.value.abs() < 10.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(quote: &str, score: f32) -> reader::Candidate {
+        reader::Candidate {
+            value: quote.into(),
+            written: None,
+            quote: quote.into(),
+            page_no: 2,
+            score,
+            coverage: 0.5,
+            cell: None,
+            computation: None,
+            cite: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_free_text_draft_is_supported_only_by_a_sentence_close_to_the_readers_best() {
+        let best = "Northwind Tools opened a service center in Boise, Idaho in February 2025.";
+        let header = "Northwind Tools, Inc. | Quarterly Report on Form 10-Q, First Quarter 2025";
+        let far = [candidate(best, 1.0), candidate(header, 0.27)];
+        assert!(supporting(header, &far).is_none());
+        let paraphrase = "Northwind Tools opened a service center in Boise, Idaho.";
+        assert_eq!(
+            supporting(paraphrase, &far).map(|c| c.quote.as_str()),
+            Some(best)
+        );
+        // A runner-up the reader finds about as good may be the one drafted.
+        let close = [candidate(best, 1.0), candidate(header, 0.8)];
+        assert_eq!(
+            supporting(header, &close).map(|c| c.quote.as_str()),
+            Some(header)
+        );
+    }
 }
