@@ -107,6 +107,13 @@ impl NumberMention {
     }
 }
 
+/// Half a unit in the last place of a figure written with `decimals` decimals (`0.5` for
+/// `1,577`, `0.05` for `22.4`): the rounding error of what is written.
+#[must_use]
+pub fn half_unit(decimals: usize) -> f64 {
+    0.5 * 10f64.powi(-(decimals as i32))
+}
+
 impl NumberMention {
     /// Whether `self` and `other` state the same figure: both percentages or neither, and
     /// equal at the coarser of their two precisions (half a unit in the last written place,
@@ -127,8 +134,7 @@ impl NumberMention {
             return false;
         }
         let (sa, sb) = (self.scale.unwrap_or(1.0), other.scale.unwrap_or(1.0));
-        let half_unit = |decimals: usize, scale: f64| 0.5 * 10f64.powi(-(decimals as i32)) * scale;
-        let tolerance = half_unit(self.decimals, sa).max(half_unit(other.decimals, sb));
+        let tolerance = (half_unit(self.decimals) * sa).max(half_unit(other.decimals) * sb);
         (self.value * sa - other.value * sb).abs() <= tolerance
     }
 }

@@ -14,22 +14,29 @@ pub const YEARS: std::ops::RangeInclusive<u32> = 1950..=2100;
 pub const YEAR_PATTERN: &str = "(?:19[5-9][0-9]|20[0-9][0-9]|2100)";
 
 /// Years (optionally written `FY2024`, `FY 2024` or `fiscal 2024`) and the part of a year a
-/// figure may be stated for: a quarter by name or number, or a span of months.
+/// figure may be stated for: a quarter by name or number, or a span of months with the
+/// month it ends in.
 static PERIOD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:fy\s?'?|fiscal\s+(?:year\s+)?)?(?P<year>{YEAR_PATTERN})\b|\b(?P<quarter>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq(?P<q>[1-4])\b|\b(?P<months>three|six|nine|3|6|9)\s+months\b"
+        r"(?i)\b(?:fy\s?'?|fiscal\s+(?:year\s+)?)?(?P<year>{YEAR_PATTERN})\b|\b(?P<quarter>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b|\bq(?P<q>[1-4])\b|\b(?P<months>three|six|nine|3|6|9)\s+months(?:\s+ended\s+(?P<end>{}))?\b",
+        crate::figures::MONTHS.join("|")
     ))
     .expect("valid regex")
 });
 
-/// The period a figure at byte offset `at` of `text` (one line or sentence) is stated for,
-/// as a label: `2024`, `Q1 2024`, `six months 2024`; `None` when the text names no year.
+/// The period a figure at byte offset `at` of `text` (one clause) is stated for, as a
+/// label: `2024`, `Q1 2024`, `six months ended june 2024`; `None` when the text names no
+/// year, or when it names a span of months without the month it ends in (two 10-Qs'
+/// "three months" are different quarters).
 ///
-/// The year is the year word nearest the figure (by bytes between them; the one before it
-/// on a tie: "revenue for 2024 was $5.2 billion, against $4.8 billion for 2023" dates $5.2
-/// billion 2024). A quarter ("first quarter", "Q1") or a span of three, six or nine months
-/// nearest the figure qualifies it; twelve months are the year itself. This reads what the
-/// sentence says, not the fiscal calendar: `Q1 2024` is the issuer's own first quarter.
+/// The year is the year word nearest the figure (bytes from the figure's start to the
+/// year's end before it, or to the year's start after it; the one before it on a tie:
+/// "revenue for 2024 was $5.2 billion" dates $5.2 billion 2024). A quarter ("first
+/// quarter", "Q1") or a span of months nearest the figure qualifies it; twelve months are
+/// the year itself. The caller chooses the clause: a figure compared with another year's
+/// ("$187 million, compared with $162 million in 2023") must not be given the other
+/// figure's text. This reads what the sentence says, not the fiscal calendar: `Q1 2024` is
+/// the issuer's own first quarter.
 #[must_use]
 pub fn period_at(text: &str, at: usize) -> Option<String> {
     let distance = |r: std::ops::Range<usize>| {
@@ -40,7 +47,7 @@ pub fn period_at(text: &str, at: usize) -> Option<String> {
         }
     };
     let mut year: Option<((usize, u8), &str)> = None;
-    let mut part: Option<((usize, u8), String)> = None;
+    let mut part: Option<((usize, u8), Option<String>)> = None;
     for c in PERIOD_WORDS.captures_iter(text) {
         let Some(whole) = c.get(0) else { continue };
         let d = distance(whole.range());
@@ -57,16 +64,17 @@ pub fn period_at(text: &str, at: usize) -> Option<String> {
                 "third" | "3rd" => 3,
                 _ => 4,
             };
-            format!("Q{n}")
+            Some(format!("Q{n}"))
         } else if let Some(q) = c.name("q") {
-            format!("Q{}", q.as_str())
+            Some(format!("Q{}", q.as_str()))
         } else if let Some(m) = c.name("months") {
             let months = match m.as_str().to_lowercase().as_str() {
                 "three" | "3" => "three",
                 "six" | "6" => "six",
                 _ => "nine",
             };
-            format!("{months} months")
+            c.name("end")
+                .map(|end| format!("{months} months ended {}", end.as_str().to_lowercase()))
         } else {
             continue;
         };
@@ -75,10 +83,11 @@ pub fn period_at(text: &str, at: usize) -> Option<String> {
         }
     }
     let (_, year) = year?;
-    Some(match part {
-        Some((_, label)) => format!("{label} {year}"),
-        None => year.to_string(),
-    })
+    match part {
+        Some((_, Some(label))) => Some(format!("{label} {year}")),
+        Some((_, None)) => None,
+        None => Some(year.to_string()),
+    }
 }
 
 /// Whether `y` is in [`YEARS`].
@@ -122,7 +131,12 @@ mod tests {
                 "$40"
             )
             .as_deref(),
-            Some("six months 2022")
+            Some("six months ended june 2022")
+        );
+        // Which three months, is not said.
+        assert_eq!(
+            at("Revenue for the three months of 2022 was $40", "$40"),
+            None
         );
         assert_eq!(
             at("Fiscal 2021 revenue was $9.1 billion", "$9.1").as_deref(),
@@ -130,7 +144,7 @@ mod tests {
         );
         assert_eq!(at("Revenue was $7 million.", "$7"), None);
         // Digits inside other numbers are not years.
-        assert_eq!(at("Revenue was $12,020 million.", "$12"), None);
+        assert_eq!(at("Backlog was 120245 units, or $7 million.", "$7"), None);
     }
 
     #[test]

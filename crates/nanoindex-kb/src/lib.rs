@@ -154,7 +154,8 @@ pub enum Added {
     New,
     /// The same content was already there (under this name, or under the one given).
     Unchanged(String),
-    /// A document of that name with other content was replaced.
+    /// A document with other content (of that name, or of the same PDF with another tree or
+    /// graph) was replaced.
     Replaced,
 }
 
@@ -502,9 +503,10 @@ impl Store {
         &self.root
     }
 
-    /// Adds `doc` in one transaction. The same content (by SHA-256) already stored is left
-    /// as it is ([`Added::Unchanged`]); a document of the same name with other content is
-    /// replaced ([`Added::Replaced`]).
+    /// Adds `doc` in one transaction. The same content already stored (the PDF's SHA-256,
+    /// the tree's sections and description, the graph) is left as it is, under its name
+    /// ([`Added::Unchanged`]); the same PDF with another tree or graph, or a document of the
+    /// same name with another PDF, is replaced ([`Added::Replaced`]).
     ///
     /// # Errors
     /// [`KbError::Sql`] (the store is unchanged then).
@@ -524,15 +526,26 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let same: Option<String> = tx
+        // The same PDF with the same sections and graph is the same document, under
+        // whatever name; the same PDF with another tree or graph (a reviewed graph given to
+        // `add_tree`, a tree enriched by the model) replaces it.
+        let same: Option<(i64, String, String, String)> = tx
             .query_row(
-                "SELECT name FROM documents WHERE sha256 = ?1",
+                "SELECT id, name, tree_json, graph_json FROM documents WHERE sha256 = ?1",
                 params![doc.sha256],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        if let Some(name) = same {
-            return Ok(Added::Unchanged(name));
+        let mut replaced = false;
+        if let Some((id, name, stored_tree, stored_graph)) = same {
+            let same_tree = serde_json::from_str::<DocumentTree>(&stored_tree).is_ok_and(|t| {
+                t.structure == doc.tree.structure && t.doc_description == doc.tree.doc_description
+            });
+            if same_tree && stored_graph == graph_json {
+                return Ok(Added::Unchanged(name));
+            }
+            delete_document(&tx, id)?;
+            replaced = true;
         }
         let old: Option<i64> = tx
             .query_row(
@@ -544,6 +557,7 @@ impl Store {
         if let Some(id) = old {
             delete_document(&tx, id)?;
         }
+        let replaced = replaced || old.is_some();
         tx.execute(
             "INSERT INTO documents (name, source_path, sha256, name_terms, pages, description, \
              domain, added_at, tree_json, graph_json) \
@@ -563,7 +577,7 @@ impl Store {
         )?;
         let doc_id = tx.last_insert_rowid();
         put_facts(&tx, doc_id, &facts)?;
-        log(&tx, if old.is_some() { "replace" } else { "add" }, doc.name)?;
+        log(&tx, if replaced { "replace" } else { "add" }, doc.name)?;
         {
             let mut insert = tx.prepare(
                 "INSERT INTO passages (doc_id, ordinal, node_id, title_path, page_no, text, \
@@ -585,7 +599,7 @@ impl Store {
             }
         }
         tx.commit()?;
-        Ok(if old.is_some() {
+        Ok(if replaced {
             Added::Replaced
         } else {
             Added::New

@@ -568,3 +568,82 @@ fn a_version_2_store_gains_issuers_and_periods_when_opened() {
         )]
     );
 }
+
+#[test]
+fn a_value_is_dated_only_when_its_sentence_states_the_whole_metric_for_one_period() {
+    let period =
+        |sentence: &str, metric: &str, value: &str| wiki::level_period(sentence, metric, value);
+    let stated = [
+        (
+            "Net sales were $1,284 million in 2024, up 6.2% from $1,209 million in 2023.",
+            "net sales",
+            "$1,284 million",
+            "2024",
+        ),
+        (
+            "Total revenue for the first quarter of 2024 was $1,204 million.",
+            "revenue",
+            "$1,204 million",
+            "Q1 2024",
+        ),
+        (
+            "Revenue for FY2024 was $9 million.",
+            "revenue",
+            "$9 million",
+            "2024",
+        ),
+        (
+            "Our revenue for the six months ended June 30, 2023 was $40 million.",
+            "revenue",
+            "$40 million",
+            "six months ended june 2023",
+        ),
+    ];
+    for (sentence, metric, value, expected) in stated {
+        assert_eq!(
+            period(sentence, metric, value).as_deref(),
+            Some(expected),
+            "{sentence}"
+        );
+    }
+    let not_a_level = [
+        // Another year's figure follows.
+        (
+            "Operating income was $187 million, compared with $162 million in 2023.",
+            "operating income",
+            "$187 million",
+        ),
+        // Two years, two figures.
+        (
+            "Revenue for 2024 and 2023 was $5.2 billion and $4.8 billion, respectively.",
+            "revenue",
+            "$5.2 billion",
+        ),
+        // A segment's figure.
+        (
+            "Services revenue for 2024 was $1.1 billion.",
+            "revenue",
+            "$1.1 billion",
+        ),
+        // A change, another measure.
+        (
+            "Revenue increased $83 million in 2017.",
+            "revenue",
+            "$83 million",
+        ),
+        (
+            "The gross profit rate for 2017 was 23.9%.",
+            "gross profit",
+            "23.9%",
+        ),
+        // Which quarter, is not said.
+        (
+            "Revenue for the quarter ended in 2024 was $40 million.",
+            "revenue",
+            "$40 million",
+        ),
+    ];
+    for (sentence, metric, value) in not_a_level {
+        assert_eq!(period(sentence, metric, value), None, "{sentence}");
+    }
+}

@@ -213,7 +213,8 @@ struct Mention {
 /// One concept mention of a document, as the store keeps it (table `mentions`): the
 /// concept's key ([`concept_key`]), the entity's name and type as the document writes them,
 /// the value stated for it (a `has_value` relationship), if any, the period that value is
-/// stated for ([`period_at`] on the sentence that states it), and the 1-based start pages
+/// stated for as the issuer's level ([`level_period`] of the sentence that states it), and
+/// the 1-based start pages
 /// of the nodes that state it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MentionRow {
@@ -235,7 +236,8 @@ pub(crate) struct DocMention {
 
 /// What the wiki and the lint read of one document that only its tree and graph hold: the
 /// outline as markdown (one line per node with its pages), the issuer (the organisation the
-/// document names in the most nodes: the company of a filing, a party of a contract) and
+/// document names in the most nodes, the first named on a tie: the company of a filing, a
+/// party of a contract) and
 /// the concept mentions, in graph order. Computed once, when the document is stored, so
 /// that rendering the wiki reads no tree or graph: its time and memory do not grow with the
 /// size of the documents stored.
@@ -277,10 +279,12 @@ pub(crate) fn facts(tree: &DocumentTree, graph: &DocumentGraph) -> DocumentFacts
             ));
             m
         });
+    // The first named on a tie (a filing names its registrant on the cover page).
     let issuer = graph
         .entities
         .iter()
         .filter(|e| e.entity_type == EntityType::Organization)
+        .rev()
         .max_by_key(|e| e.source_node_ids.len())
         .map(|e| e.name.clone());
     let mut mentions = Vec::new();
@@ -317,8 +321,9 @@ pub(crate) fn facts(tree: &DocumentTree, graph: &DocumentGraph) -> DocumentFacts
 
 /// Words that may stand between a metric and its value in a sentence that states the
 /// metric's level for a period ("Revenue for the first quarter of 2024 was $1,204
-/// million", "net income in fiscal 2023 totaled $2.1 billion"); besides them only years,
-/// months, day numbers and the value's own currency may.
+/// million", "net income in fiscal 2023 totaled $2.1 billion") or follow the value in the
+/// same clause ("… $1,284 million in 2024"); besides them only years, month names and day
+/// numbers may.
 const LINKING_WORDS: &[&str] = &[
     "was",
     "were",
@@ -353,46 +358,128 @@ const LINKING_WORDS: &[&str] = &[
     "reached",
     "approximately",
     "about",
-    "total",
-    "consolidated",
     "fy",
     "q1",
     "q2",
     "q3",
     "q4",
     "full",
-    "and",
     "as",
     "on",
     "a",
     "an",
     "period",
+    "half",
 ];
 
-/// The period for which `sentence` states `value` as the level of `metric`, or `None`
-/// when it states something else: a change ("revenue increased $83 million"), another
-/// measure ("gross profit rate of 23.9%"), or when the metric, the value or a year is not
-/// found in it. Only the words of [`LINKING_WORDS`], years, month names and day numbers may
-/// stand between the metric and the value; the period is [`period_at`] the value.
-fn level_period(sentence: &str, metric: &str, value: &str) -> Option<String> {
+/// Words that may stand right before a metric that names the whole issuer's figure ("total
+/// revenue", "our net sales"); any other word names a part ("services revenue").
+const WHOLE_QUALIFIERS: &[&str] = &[
+    "total",
+    "consolidated",
+    "net",
+    "our",
+    "its",
+    "the",
+    "group",
+    "reported",
+    "annual",
+    "quarterly",
+    "fiscal",
+    "fy",
+];
+
+/// Words that name a part of a year without saying which.
+const PART_OF_YEAR: &[&str] = &["quarter", "months", "period", "half"];
+
+/// Whether `w` may stand between a metric and its stated value ([`LINKING_WORDS`], years,
+/// months and day numbers).
+fn links(w: &str) -> bool {
+    LINKING_WORDS.contains(&w)
+        || nanoindex_core::figures::MONTHS.contains(&w)
+        || (w.len() <= 2 && w.bytes().all(|b| b.is_ascii_digit()))
+        || year_of(w).is_some()
+}
+
+/// The year a word names: `2024`, or `fy2024` as "FY2024" is split into words.
+fn year_of(w: &str) -> Option<&str> {
+    let year = w.strip_prefix("fy").unwrap_or(w);
+    nanoindex_core::years::is_year_word(year).then_some(year)
+}
+
+/// The period for which `sentence` states `value` as the level of the whole issuer's
+/// `metric`, or `None` when it states something else or does not say which period:
+/// - the metric is a part ("services revenue": a word not in [`WHOLE_QUALIFIERS`], a year
+///   or a possessive right before it);
+/// - a word other than [`LINKING_WORDS`], years, months and day numbers stands between the
+///   metric and the value (a change: "revenue increased $83 million"; another measure:
+///   "gross profit rate of 23.9%"; two figures: "revenue and income were");
+/// - the clause (from the metric to the first word after the value that does not link:
+///   "compared", "up", "mainly") names no year or several years, or a part of a year
+///   without saying which ("for the quarter").
+///
+/// The period is [`period_at`] the value within that clause, so "$187 million, compared
+/// with $162 million in 2023" does not date $187 million 2023.
+pub(crate) fn level_period(sentence: &str, metric: &str, value: &str) -> Option<String> {
     let lower = sentence.to_lowercase();
     let metric = metric.to_lowercase();
-    let after_metric = lower.find(&metric)? + metric.len();
-    let value_at = after_metric + lower.get(after_metric..)?.find(&value.to_lowercase())?;
-    let between = &lower[after_metric..value_at];
-    let linking = between
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .all(|w| {
-            LINKING_WORDS.contains(&w)
-                || nanoindex_core::figures::MONTHS.contains(&w)
-                || (w.len() <= 2 && w.bytes().all(|b| b.is_ascii_digit()))
-                || nanoindex_core::years::is_year_word(w)
-        });
-    if !linking {
+    let metric_at = lower.find(&metric)?;
+    let before = &lower[..metric_at];
+    if before.chars().last().is_some_and(char::is_alphanumeric) {
         return None;
     }
-    period_at(&lower, value_at)
+    let previous = before
+        .trim_end()
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .next()
+        .unwrap_or("");
+    let whole = previous.is_empty()
+        || before
+            .trim_end()
+            .ends_with(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        || WHOLE_QUALIFIERS.contains(&previous)
+        || year_of(previous).is_some()
+        || previous.ends_with("'s")
+        || previous.ends_with("’s");
+    if !whole {
+        return None;
+    }
+    let after_metric = metric_at + metric.len();
+    let value_at = after_metric + lower.get(after_metric..)?.find(&value.to_lowercase())?;
+    let words = |text: &str| -> Vec<(usize, String)> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w.to_string()))
+            .collect()
+    };
+    if !words(&lower[after_metric..value_at])
+        .iter()
+        .all(|(_, w)| links(w))
+    {
+        return None;
+    }
+    let value_end = value_at + value.to_lowercase().len();
+    let rest = &lower[value_end..];
+    let clause_end = value_end
+        + words(rest)
+            .into_iter()
+            .find(|(_, w)| !links(w))
+            .map_or(rest.len(), |(at, _)| at);
+    let clause = &lower[metric_at..clause_end];
+    let clause_words = words(clause);
+    let years = clause_words
+        .iter()
+        .filter_map(|(_, w)| year_of(w))
+        .collect::<BTreeSet<_>>();
+    if years.len() != 1 {
+        return None;
+    }
+    let period = period_at(clause, value_at - metric_at)?;
+    let unnamed_part = clause_words
+        .iter()
+        .any(|(_, w)| PART_OF_YEAR.contains(&w.as_str()))
+        && nanoindex_core::years::is_year_word(&period);
+    (!unnamed_part).then_some(period)
 }
 
 /// Pages of the nodes `ids` in `tree`.

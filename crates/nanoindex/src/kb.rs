@@ -182,7 +182,8 @@ impl KnowledgeBase {
     /// document is named after the tree's file. Otherwise as [`Self::add`].
     ///
     /// # Errors
-    /// As [`NanoIndex::prepare_tree`]; [`IndexError::Kb`] when the store fails.
+    /// As [`NanoIndex::prepare_tree`]; [`IndexError::Embed`] when a passage cannot be
+    /// embedded; [`IndexError::Kb`] when the store fails.
     pub fn add_tree(
         &mut self,
         tree: &Path,
@@ -538,7 +539,10 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
     const PERIOD_NOUNS: &[&str] = &["quarter", "quarters", "half", "months", "month", "year"];
     let mut rest: Vec<&str> = Vec::new();
     let mut qualifier_dropped = false;
-    for w in question.split(|c: char| c.is_whitespace() || c == '?' || c == ',') {
+    for w in question
+        .split(|c: char| c.is_whitespace() || c == '?' || c == ',')
+        .filter(|w| !w.is_empty())
+    {
         let lower = w.to_lowercase();
         let key = lower
             .trim_end_matches("'s")
@@ -561,7 +565,7 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
             }
             continue;
         }
-        if !w.is_empty() && !FRAME.contains(&lower.as_str()) && !rest.contains(&w) {
+        if !FRAME.contains(&lower.as_str()) && !rest.contains(&w) {
             rest.push(w);
         }
     }

@@ -323,8 +323,12 @@ pub(super) fn prefer_drafted(part: &mut PartReading, draft: &str) {
     }
 }
 
+/// Share of the reader's best score a candidate needs for the model's draft to choose it
+/// over the best ([`prefer_drafted`], [`supporting`]).
+pub(super) const DRAFT_CHOICE: f32 = 0.75;
+
 /// Indices of a span part's candidates that a draft may choose, best first: scoring at least
-/// 3/4 of the best, with enough coverage or computed from cited cells. Empty for other
+/// [`DRAFT_CHOICE`] of the best, with enough coverage or computed from cited cells. Empty for other
 /// answer types.
 fn promotable(part: &PartReading) -> impl Iterator<Item = usize> + '_ {
     let best = part.candidates.first().map_or(0.0, |c| c.score);
@@ -333,7 +337,7 @@ fn promotable(part: &PartReading) -> impl Iterator<Item = usize> + '_ {
         .iter()
         .enumerate()
         .filter(move |(_, c)| {
-            span && c.score >= 0.75 * best
+            span && c.score >= DRAFT_CHOICE * best
                 && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
         })
         .map(|(i, _)| i)
@@ -432,7 +436,9 @@ pub(super) fn supporting<'c>(
         candidates
             .iter()
             .take(3)
-            .filter(move |c| c.score >= 0.75 * best)
+            .enumerate()
+            .filter(move |(i, c)| *i == 0 || c.score >= DRAFT_CHOICE * best)
+            .map(|(_, c)| c)
     };
     let quotes_numbers: Vec<NumberMention> = close().flat_map(|c| numbers_in(&c.quote)).collect();
     let figures_ok = numbers_in(draft)

@@ -24,8 +24,8 @@ pub struct Computation {
 /// Tolerance for a stated figure with `decimals` decimals: half a unit in its last place,
 /// plus a relative 0.5 % for rounding done on intermediate values.
 fn close(stated: f64, computed: f64, decimals: usize) -> bool {
-    let half_unit = 0.5 * 10f64.powi(-(decimals as i32));
-    (stated - computed).abs() <= half_unit + 0.005 * computed.abs().max(1e-9)
+    (stated - computed).abs()
+        <= nanoindex_core::figures::half_unit(decimals) + 0.005 * computed.abs().max(1e-9)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
