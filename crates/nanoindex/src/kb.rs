@@ -570,10 +570,24 @@ fn per_document(question: &str, text: &str, own: &[String], others: &[String]) -
         }
     }
     if rest.is_empty() {
-        question.to_string()
-    } else {
-        format!("What was the {}?", rest.join(" "))
+        return question.to_string();
     }
+    // The verb agrees with the head noun: the last word before a preposition ("net
+    // *sales* in 2024" → "were"; "*revenue* in the first quarter" → "was").
+    const PREPOSITIONS: &[&str] = &[
+        "in", "of", "for", "at", "during", "by", "under", "per", "to",
+    ];
+    let head = rest
+        .iter()
+        .take_while(|w| !PREPOSITIONS.contains(&w.to_lowercase().as_str()))
+        .last()
+        .map(|w| w.to_lowercase())
+        .unwrap_or_default();
+    let plural = head.ends_with('s')
+        && !["ss", "us", "is"].iter().any(|end| head.ends_with(end))
+        && head.len() > 3;
+    let verb = if plural { "were" } else { "was" };
+    format!("What {verb} the {}?", rest.join(" "))
 }
 
 /// One answer from the documents' answers: a comparison states each document's answer
@@ -677,7 +691,7 @@ mod tests {
                 &annual,
                 &quarter
             ),
-            "What was the net sales in 2024?"
+            "What were the net sales in 2024?"
         );
         assert_eq!(
             per_document(
@@ -686,7 +700,7 @@ mod tests {
                 &quarter,
                 &annual
             ),
-            "What was the net sales in first quarter of 2025?"
+            "What were the net sales in first quarter of 2025?"
         );
         assert!(compares("Compare Q1 and Q2 revenue"));
         assert!(!compares("What was revenue in Q1?"));
