@@ -433,10 +433,8 @@ pub(crate) fn level_period(sentence: &str, metric: &str, value: &str) -> Option<
         .rsplit(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
         .next()
         .unwrap_or("");
+    // Empty at the start of the text or after punctuation.
     let whole = previous.is_empty()
-        || before
-            .trim_end()
-            .ends_with(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
         || WHOLE_QUALIFIERS.contains(&previous)
         || year_of(previous).is_some()
         || previous.ends_with("'s")
@@ -446,12 +444,6 @@ pub(crate) fn level_period(sentence: &str, metric: &str, value: &str) -> Option<
     }
     let after_metric = metric_at + metric.len();
     let value_at = after_metric + lower.get(after_metric..)?.find(&value.to_lowercase())?;
-    let words = |text: &str| -> Vec<(usize, String)> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w.to_string()))
-            .collect()
-    };
     if !words(&lower[after_metric..value_at])
         .iter()
         .all(|(_, w)| links(w))
@@ -469,17 +461,32 @@ pub(crate) fn level_period(sentence: &str, metric: &str, value: &str) -> Option<
     let clause_words = words(clause);
     let years = clause_words
         .iter()
-        .filter_map(|(_, w)| year_of(w))
+        .filter_map(|&(_, w)| year_of(w))
         .collect::<BTreeSet<_>>();
     if years.len() != 1 {
         return None;
     }
     let period = period_at(clause, value_at - metric_at)?;
-    let unnamed_part = clause_words
-        .iter()
-        .any(|(_, w)| PART_OF_YEAR.contains(&w.as_str()))
+    let unnamed_part = clause_words.iter().any(|(_, w)| PART_OF_YEAR.contains(w))
         && nanoindex_core::years::is_year_word(&period);
     (!unnamed_part).then_some(period)
+}
+
+/// The words of `text` (runs of letters and digits) with their byte offsets.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        if c.is_alphanumeric() {
+            start.get_or_insert(i);
+        } else if let Some(s) = start.take() {
+            out.push((s, &text[s..i]));
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
 }
 
 /// Pages of the nodes `ids` in `tree`.
