@@ -3,7 +3,7 @@
 # project's sample 10-K), then 4 concurrent `ask` processes on a document none of them has
 # seen (one cache; the entry is locked, so one indexes and the others read it). Prints the
 # errors (must be 0), latency percentiles (seconds), peak RSS (MB) and how many of the 4
-# indexed the new document (must be 1).
+# indexed the new document (must be 1). NANOINDEX_BIN selects the binary (scripts/lib/cli-bin.sh).
 #
 #   scripts/bench-load.sh [N] [MODE]      (MODE: fast, the default here, or agentic)
 set -euo pipefail
@@ -11,9 +11,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 n="${1:-200}"
 mode="${2:-fast}"
 cd "$root"
-cargo build -q -p nanoindex-cli -p nanoindex-pdf --bins --examples
+source "$root/scripts/lib/cli-bin.sh"
+cargo build -q -p nanoindex-pdf --example make_sample
 target="${CARGO_TARGET_DIR:-$root/target}/debug"
-bin="$target/nanoindex-local"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export NANOINDEX_CACHE="$work/cache"

@@ -142,6 +142,7 @@ pub fn extract_bytes(
             }),
         }
     }
+    normalize::join_kerned_words(&mut pages);
     Ok(ExtractedDocument {
         pages,
         page_count,
@@ -718,20 +719,75 @@ fn extract_page(
     ))
 }
 
+/// True when the next glyph is set over the space glyph `chars[i]` (a negative adjustment
+/// after it): its left edge lies left of the space's right edge by more than
+/// [`KERN_OVERLAP_PT`].
+fn set_over(chars: &[RawChar], i: usize, space: &ReadingSpace) -> bool {
+    let Some(next) = chars.get(i + 1) else {
+        return false;
+    };
+    let gap = space.map_rect(chars[i].rect, false);
+    let after = space.map_rect(next.rect, false);
+    gap.x1 - gap.x0 > 0.0 && gap.x1 - after.x0 > KERN_OVERLAP_PT
+}
+
+/// True when the space glyph `chars[i]` may split a word: the next letter is set over it
+/// ([`set_over`]; measured on 3M's filings, whose headings are typeset "SEG MENT",
+/// "OVERVI EW", "Balance Shee t"), it stands between two letters of one case shape (never
+/// `the Administrator`), and it is the odd one of its line: justified text squeezes every
+/// word space of a line alike, so a line where most spaces are set over is prose
+/// (`kerned_spaces` of `spaces`, counted with [`set_over`] alone). Kerning pairs with a space
+/// (`Plan Year`) can pass this test too, which is why the document's vocabulary decides
+/// ([`normalize::join_kerned_words`]).
+fn kerned_into_word(
+    chars: &[RawChar],
+    i: usize,
+    space: &ReadingSpace,
+    (kerned_spaces, spaces): (usize, usize),
+) -> bool {
+    let (Some(prev), Some(next)) = (i.checked_sub(1).map(|p| &chars[p]), chars.get(i + 1)) else {
+        return false;
+    };
+    let case_shape = next.c.is_lowercase() || (prev.c.is_uppercase() && next.c.is_uppercase());
+    let odd_one = spaces == 1 || kerned_spaces * 2 <= spaces;
+    prev.c.is_alphabetic()
+        && next.c.is_alphabetic()
+        && case_shape
+        && odd_one
+        && set_over(chars, i, space)
+}
+
+/// Least overlap, in PDF points, of a letter over the space glyph before it for
+/// [`kerned_into_word`]: above rounding noise of glyph positions.
+const KERN_OVERLAP_PT: f32 = 0.01;
+
 /// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style,
 /// normalised text, runs of spaces collapsed to one.
 fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
     let mut spans: Vec<TextSpan> = Vec::new();
+    let word_spaces: Vec<usize> = (1..chars.len())
+        .filter(|&i| chars[i].c.is_whitespace() && !chars[i - 1].c.is_whitespace())
+        .collect();
+    let kerned_spaces = word_spaces
+        .iter()
+        .filter(|&&i| set_over(chars, i, space))
+        .count();
     let mut last_was_space = true;
-    for ch in chars {
+    for (i, ch) in chars.iter().enumerate() {
         let is_space = ch.c.is_whitespace();
         if is_space && last_was_space {
             continue;
         }
         if is_space {
-            // A space belongs to the text before it, whatever font MuPDF gives it.
+            // A space belongs to the text before it, whatever font MuPDF gives it. One that
+            // the next letter is set over may split a word; the document decides later.
+            let mark = if kerned_into_word(chars, i, space, (kerned_spaces, word_spaces.len())) {
+                normalize::KERNED_SPACE
+            } else {
+                ' '
+            };
             if let Some(span) = spans.last_mut() {
-                span.text.push(' ');
+                span.text.push(mark);
             }
             last_was_space = true;
             continue;
@@ -756,7 +812,7 @@ fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
         let span = spans.last_mut().expect("a span exists");
         normalize::push_normalized(ch.c, &mut span.text);
         span.bbox = span.bbox.union(&rect);
-        last_was_space = span.text.ends_with(' ');
+        last_was_space = span.text.ends_with([' ', normalize::KERNED_SPACE]);
     }
     spans.retain(|s| !s.text.trim().is_empty());
     let text: String = spans.iter().map(|s| s.text.as_str()).collect();
@@ -1060,5 +1116,53 @@ mod tests {
             .map(|l| l.text.clone())
             .collect();
         assert_eq!(text, "Testcase: fonts.");
+    }
+
+    /// A word whose letter is set over the space before it ("SEG MENT", as 3M's filings
+    /// typeset their headings) is one word when the document writes it whole elsewhere;
+    /// a kerned pair of words ("Plan Year") keeps its space, and so does a justified line
+    /// whose every space is squeezed alike.
+    #[test]
+    fn a_space_the_next_letter_is_set_over_joins_only_known_words() {
+        let mut pdf = write::PdfBuilder::new();
+        pdf.page()
+            .kerned_text(72.0, 72.0, 14.0, "BUSINESS SEG MENT", &[(13, 150.0)])
+            .kerned_text(72.0, 100.0, 12.0, "The Plan Year ends.", &[(9, 150.0)])
+            .text(
+                72.0,
+                128.0,
+                12.0,
+                false,
+                "Each segment reports sales; the balance sheet.",
+            )
+            .kerned_text(
+                72.0,
+                156.0,
+                12.0,
+                "Our Shee t and Shee t",
+                &[(4, 150.0), (9, 150.0), (11, 150.0), (15, 150.0)],
+            );
+        let doc = extract_bytes(&pdf.to_bytes(), "kerned.pdf", &ExtractOptions::default()).unwrap();
+        let lines: Vec<&str> = doc.pages[0]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.lines)
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "BUSINESS SEGMENT",
+                "The Plan Year ends.",
+                "Each segment reports sales; the balance sheet.",
+                "Our Shee t and Shee t"
+            ]
+        );
+        let spans: String = doc.pages[0].blocks[0].lines[0]
+            .spans
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect();
+        assert_eq!(spans, "BUSINESS SEGMENT");
     }
 }

@@ -1,17 +1,107 @@
 //! Text normalisation applied to every character MuPDF gives us: ligatures expanded, soft
 //! hyphens dropped, control characters dropped, compatibility forms (Arabic presentation
 //! forms, mathematical alphanumerics, full-width Latin) folded with NFKC, and letter-spaced
-//! words ("A m e r i c a n") collapsed.
+//! words ("A m e r i c a n") collapsed, and words split by a space glyph that the next
+//! letter is set over ("SEG MENT") joined when the document uses the whole word elsewhere.
 
+use std::collections::HashSet;
+
+use nanoindex_core::extract::PageText;
 use unicode_normalization::UnicodeNormalization;
+
+/// Stands, between extraction of a line and [`join_kerned_words`], for a space glyph that
+/// may split a word (see `kerned_into_word` in the crate root). A Unicode noncharacter:
+/// [`is_junk`] drops it from document text, so it can only come from us.
+pub(crate) const KERNED_SPACE: char = '\u{FDD0}';
 
 /// Soft hyphen (U+00AD): invisible unless a line breaks there.
 pub const SOFT_HYPHEN: char = '\u{00AD}';
 
-/// True for characters that carry no text: C0/C1 controls, and the replacement character
-/// MuPDF emits for glyphs without a Unicode mapping.
+/// True for characters that carry no text: C0/C1 controls, the replacement character
+/// MuPDF emits for glyphs without a Unicode mapping, and Unicode noncharacters (U+FDD0–U+FDEF
+/// and the last two code points of every plane; Unicode §23.7: never assigned, for a
+/// program's internal use).
 pub fn is_junk(c: char) -> bool {
-    (c.is_control() && c != '\t') || c == '\u{FFFD}'
+    let noncharacter = matches!(c as u32, 0xFDD0..=0xFDEF) || (c as u32 & 0xFFFE) == 0xFFFE;
+    (c.is_control() && c != '\t') || c == '\u{FFFD}' || noncharacter
+}
+
+/// Resolves every [`KERNED_SPACE`] of the document's lines and spans: the two letter runs
+/// around it are one word when that word occurs whole elsewhere in the document (case
+/// folded) and one of them is no word of it — "SEG MENT" becomes "SEGMENT" in a filing that
+/// writes "segment" — and a space otherwise ("Plan Year": "planyear" occurs nowhere; "the
+/// policy" in justified text: both are words). Returns how many spaces were dropped
+/// from line texts.
+pub(crate) fn join_kerned_words(pages: &mut [PageText]) -> usize {
+    let lines = || pages.iter().flat_map(|p| &p.blocks).flat_map(|b| &b.lines);
+    if !lines().any(|l| l.text.contains(KERNED_SPACE)) {
+        return 0;
+    }
+    // Words as the document writes them; fragments around a marked space are no evidence.
+    let mut vocabulary: HashSet<String> = lines()
+        .flat_map(|l| {
+            l.text
+                .split(|c: char| !c.is_alphabetic() && c != KERNED_SPACE)
+        })
+        .filter(|w| w.chars().count() > 1 && !w.contains(KERNED_SPACE))
+        .map(str::to_lowercase)
+        .collect();
+    // The one-letter word, so that "be a" is two words.
+    vocabulary.insert("a".to_string());
+    let mut joined = 0;
+    for line in pages
+        .iter_mut()
+        .flat_map(|p| &mut p.blocks)
+        .flat_map(|b| &mut b.lines)
+    {
+        if !line.text.contains(KERNED_SPACE) {
+            continue;
+        }
+        let (text, dropped) = resolve_kerned_spaces(&line.text, &vocabulary);
+        line.text = text;
+        joined += dropped;
+        for span in &mut line.spans {
+            span.text = resolve_kerned_spaces(&span.text, &vocabulary).0;
+        }
+    }
+    joined
+}
+
+/// `text` with each [`KERNED_SPACE`] dropped when the letter runs around it form a word of
+/// `vocabulary` (lower case) and are not both words of it themselves, else made a space; and
+/// how many were dropped. Justified text squeezes its word spaces the same way, and a
+/// document that once runs "thepolicy" together must not turn "the policy" or "be a" into
+/// one word: a split word has at least one fragment that is no word ("SEG", "Shee", "t").
+fn resolve_kerned_spaces(text: &str, vocabulary: &HashSet<String>) -> (String, usize) {
+    let mut out = String::with_capacity(text.len());
+    let mut dropped = 0;
+    for (i, c) in text.char_indices() {
+        if c != KERNED_SPACE {
+            out.push(c);
+            continue;
+        }
+        let head: String = text[..i]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let tail: String = text[i + c.len_utf8()..]
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect();
+        let word = format!("{head}{tail}").to_lowercase();
+        let two_words =
+            vocabulary.contains(&head.to_lowercase()) && vocabulary.contains(&tail.to_lowercase());
+        if head.is_empty() || tail.is_empty() || two_words || !vocabulary.contains(&word) {
+            out.push(' ');
+        } else {
+            dropped += 1;
+        }
+    }
+    (out, dropped)
 }
 
 /// True for characters whose compatibility decomposition is what a reader sees: Latin
@@ -103,5 +193,31 @@ mod tests {
     fn control_characters_vanish() {
         assert_eq!(norm("\u{0}\u{1}\u{1}"), "");
         assert_eq!(norm("a\u{FFFD}b"), "ab");
+    }
+
+    #[test]
+    fn a_kerned_space_joins_a_word_of_the_vocabulary_and_nothing_else() {
+        let vocabulary: HashSet<String> = ["segment", "overview"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let k = KERNED_SPACE;
+        assert_eq!(
+            resolve_kerned_spaces(&format!("SEG{k}MENT OVERVI{k}EW"), &vocabulary),
+            ("SEGMENT OVERVIEW".to_string(), 2)
+        );
+        assert_eq!(
+            resolve_kerned_spaces(&format!("Plan{k}Year, 2024{k}a"), &vocabulary),
+            ("Plan Year, 2024 a".to_string(), 0)
+        );
+        let run_together: HashSet<String> = ["thepolicy", "the", "policy"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert_eq!(
+            resolve_kerned_spaces(&format!("the{k}policy"), &run_together),
+            ("the policy".to_string(), 0)
+        );
+        assert!(is_junk(k) && is_junk('\u{FFFF}') && is_junk('\u{10FFFE}') && !is_junk('é'));
     }
 }

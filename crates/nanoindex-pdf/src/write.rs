@@ -22,6 +22,10 @@ pub struct TextRun {
     pub bold: bool,
     /// The text.
     pub text: String,
+    /// Position adjustments inside the run, as a `TJ` array writes them (ISO 32000-1
+    /// §9.4.3): `(i, a)` moves the glyph of the `i`-th character (0-based, in characters)
+    /// left by `a` thousandths of an em. Empty for plain `Tj` text.
+    pub kerning: Vec<(usize, f32)>,
 }
 
 /// A page under construction.
@@ -47,9 +51,46 @@ impl PageSpec {
             size_pt,
             bold,
             text: text.to_string(),
+            kerning: Vec::new(),
         });
         self
     }
+
+    /// Adds a run of text set with `TJ` position adjustments (see [`TextRun::kerning`]),
+    /// as typesetters kern pairs or pull a letter over the space before it.
+    pub fn kerned_text(
+        &mut self,
+        x_pt: f32,
+        y_pt: f32,
+        size_pt: f32,
+        text: &str,
+        kerning: &[(usize, f32)],
+    ) -> &mut Self {
+        self.text(x_pt, y_pt, size_pt, false, text);
+        if let Some(run) = self.runs.last_mut() {
+            run.kerning = kerning.to_vec();
+        }
+        self
+    }
+}
+
+/// The run's text as a `Tj` string, or as a `TJ` array when it has adjustments.
+fn show_text(run: &TextRun) -> String {
+    if run.kerning.is_empty() {
+        return format!("({}) Tj", escape(&run.text));
+    }
+    let chars: Vec<char> = run.text.chars().collect();
+    let mut array = String::from("[");
+    let mut from = 0;
+    for &(at, adjust) in &run.kerning {
+        let at = at.min(chars.len());
+        let piece: String = chars[from.min(at)..at].iter().collect();
+        let _ = write!(array, "({}) {adjust} ", escape(&piece));
+        from = at;
+    }
+    let rest: String = chars[from.min(chars.len())..].iter().collect();
+    let _ = write!(array, "({})] TJ", escape(&rest));
+    array
 }
 
 /// A whole document under construction: US Letter pages (612 × 792 pt) unless changed.
@@ -181,11 +222,11 @@ impl PdfBuilder {
                 let font = if run.bold { "F2" } else { "F1" };
                 let _ = writeln!(
                     content,
-                    "BT /{font} {} Tf 1 0 0 1 {:.2} {:.2} Tm ({}) Tj ET",
+                    "BT /{font} {} Tf 1 0 0 1 {:.2} {:.2} Tm {} ET",
                     run.size_pt,
                     run.x_pt,
                     self.height_pt - run.y_pt,
-                    escape(&run.text)
+                    show_text(run)
                 );
             }
             objects.push(format!(

@@ -31,9 +31,10 @@ pub const GRAPH_REVISION: u32 = 3;
 /// every line looked like furniture keeps them as its text; 5: run-in clause headings —
 /// `Section 2.2 Title.`, `1.12 “Term” means` — and two-line ARTICLE titles; 6: characters
 /// outside the page's media box are not read, lying page trees are recovered, repaired files
-/// report per-page losses, one sentence rule for the split cascade); it is part of the cache
-/// directory name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 6;
+/// report per-page losses, one sentence rule for the split cascade; 7: words split by a space
+/// the next letter is set over, "SEG MENT", are joined); it is part of the cache directory
+/// name, so trees of other revisions are rebuilt.
+pub const TREE_REVISION: u32 = 7;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;
