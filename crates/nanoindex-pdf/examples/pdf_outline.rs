@@ -1,6 +1,6 @@
 //! Prints the outline a PDF carries (its bookmarks, as the extractor reads them) as TSV:
-//! a header `level	page	title`, then one line per entry in document order; `level` is 1
-//! for top-level entries, `page` is 1-based and empty when the destination did not resolve.
+//! a header `level`, `page`, `title` separated by tabs, then one line per entry in document
+//! order; `level` is 1 for top-level entries, `page` is 1-based and empty when the destination did not resolve.
 //! Used by `scripts/eval-outlines.sh` to score trees against the PDF's own outline.
 //!
 //! `cargo run -p nanoindex-pdf --example pdf_outline -- FILE.pdf`
