@@ -28,7 +28,7 @@ pub enum NumberingKind {
     Schedule,
     /// `Exhibit 4.6`
     Exhibit,
-    /// `Appendix B`, `Annex 1`
+    /// `Appendix B`, `Annex 1`, `Attachment C`
     Appendix,
     /// `1.2`, `2.5(b)`, `3.`
     Decimal,
@@ -98,7 +98,7 @@ fn kind_of(word: &str) -> Option<NumberingKind> {
         "note" => NumberingKind::Note,
         "schedule" => NumberingKind::Schedule,
         "exhibit" => NumberingKind::Exhibit,
-        "appendix" | "appendice" | "annex" => NumberingKind::Appendix,
+        "appendix" | "appendice" | "annex" | "attachment" => NumberingKind::Appendix,
         _ => return None,
     })
 }
@@ -140,7 +140,7 @@ fn depth_of(label: &str) -> u32 {
 
 static KEYWORD_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^\s*(part|item|article|section|§|clause|note|schedule|exhibit|appendix|annex)\s+([0-9]{1,3}[a-z]?(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*|[ivxlc]{1,7}|[a-z])\b[.:)]?",
+        r"(?i)^\s*(part|item|article|section|§|clause|note|schedule|exhibit|appendix|annex|attachment)\s+([0-9]{1,3}[a-z]?(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*|[ivxlc]{1,7}|[a-z])\b[.:)]?",
     )
     .expect("valid regex")
 });
@@ -205,7 +205,7 @@ pub fn parse_heading_numbering(text: &str) -> Option<(Numbering, usize)> {
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(Parts?|PART|Items?|ITEM|Articles?|ARTICLE|Sections?|SECTION|Clauses?|Notes?|NOTE|Schedules?|Exhibits?|Appendix|Annex)\s+([0-9]{1,3}[A-Za-z]?(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*|[IVX]{1,6}\b|[A-Z]\b)|(§)\s*([0-9]{1,3}(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*)",
+        r"\b(Parts?|PART|Items?|ITEM|Articles?|ARTICLE|Sections?|SECTION|Clauses?|Notes?|NOTE|Schedules?|Exhibits?|Appendix|Annex|Attachments?)\s+([0-9]{1,3}[A-Za-z]?(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*|[IVX]{1,6}\b|[A-Z]\b)|(§)\s*([0-9]{1,3}(?:\.[0-9]{1,3})*(?:\([a-z0-9]{1,4}\))*)",
     )
     .expect("valid regex")
 });

@@ -61,9 +61,13 @@ fn states_unit(key: &str) -> bool {
         .any(|w| key.contains(w))
 }
 
-/// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page whose
-/// digit-folded text recurs in that margin on at least 3 pages (and 4 % of pages), plus bare
-/// page numbers in those margins; a line that states a table's unit ("(In millions)") is
+/// Lines from the top of a page that may be its running head even below the top margin (when
+/// short and without figures).
+const HEAD_LINES: usize = 3;
+
+/// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page,
+/// or among its first [`HEAD_LINES`] lines, whose digit-folded text recurs there on at least
+/// 3 pages (and 4 % of pages), plus bare page numbers in the margins; a line that states a table's unit ("(In millions)") is
 /// never furniture, and neither is any line of a page that would otherwise keep no text.
 pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     let mut out = Vec::new();
@@ -85,8 +89,30 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
         let h = l.page_size.1.max(1.0);
         l.line.bbox.y1 <= 0.12 * h || l.line.bbox.y0 >= 0.9 * h
     };
+    // Running heads set lower than the margin ("Cite as: 569 U. S. (2013)" over "Opinion of
+    // the Court" in a slip opinion) are still among the first lines of their page.
+    let mut head = vec![false; out.len()];
+    for (i, l) in out.iter().enumerate() {
+        let rank = out[..i]
+            .iter()
+            .rev()
+            .take_while(|p| p.page_no == l.page_no)
+            .take(HEAD_LINES)
+            .count();
+        // Only short lines without figures: a table's first row may repeat from page to
+        // page ("Revenue 1,000 900") and is never furniture.
+        let text = l.line.text.trim();
+        head[i] = rank < HEAD_LINES
+            && text.chars().count() <= 60
+            && !text.chars().any(|c| c.is_ascii_digit());
+    }
+    let in_head_or_margin = |i: usize, l: &FlatLine| head[i] || in_margin(l);
     let mut pages_with: HashMap<String, std::collections::HashSet<u32>> = HashMap::new();
-    for l in out.iter().filter(|l| in_margin(l)) {
+    for (_, l) in out
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| in_head_or_margin(i, l))
+    {
         pages_with
             .entry(furniture_key(&l.line.text))
             .or_default()
@@ -94,14 +120,16 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     }
     let n_pages = doc.pages.len();
     let threshold = ((n_pages as f32) * 0.04).ceil().max(3.0) as usize;
-    for l in out.iter_mut() {
-        if !in_margin(l) {
+    for (i, l) in out.iter_mut().enumerate() {
+        let margin = in_margin(l);
+        if !(margin || head[i]) {
             continue;
         }
         let key = furniture_key(&l.line.text);
-        let bare_number = key.chars().all(|c| c == '#' || c == ' ' || c == '-')
-            || key.starts_with("page #")
-            || key.len() <= 6 && key.chars().any(|c| c == '#');
+        let bare_number = margin
+            && (key.chars().all(|c| c == '#' || c == ' ' || c == '-')
+                || key.starts_with("page #")
+                || key.len() <= 6 && key.chars().any(|c| c == '#'));
         let repeats = pages_with.get(&key).map_or(0, |p| p.len()) >= threshold;
         l.furniture = (repeats || bare_number) && !states_unit(&key);
     }
@@ -193,6 +221,31 @@ mod tests {
         assert_eq!(furniture("ACME CORP"), vec![true; 5]);
         assert_eq!(furniture("(In millions"), vec![false; 5]);
         assert_eq!(furniture("Revenue"), vec![false; 5]);
+    }
+
+    #[test]
+    fn a_running_head_below_the_margin_is_furniture() {
+        // A slip opinion: "Cite as" in the top margin, "Opinion of the Court" under it at
+        // 17 % of the page, the text below.
+        let doc = document(5, |page_no| {
+            vec![
+                line(&format!("Cite as: 569 U. S. ____ (2013) {page_no}"), 80.0),
+                line("Opinion of the Court", 137.0),
+                line(
+                    [
+                        "The Compact",
+                        "allocates water",
+                        "among the States",
+                        "of the",
+                        "Red River",
+                    ][page_no as usize - 1],
+                    160.0,
+                ),
+            ]
+        });
+        let flat = flatten(&doc);
+        let furniture: Vec<bool> = flat.iter().map(|l| l.furniture).collect();
+        assert_eq!(furniture, [true, true, false].repeat(5));
     }
 
     #[test]

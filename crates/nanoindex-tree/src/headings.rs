@@ -4,8 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use nanoindex_core::numbering::{parse_heading_numbering, roman_to_int, Numbering, NumberingKind};
+use regex::Regex;
 
 use crate::assemble::Anchor;
 use crate::flat::FlatLine;
@@ -42,7 +44,7 @@ fn half_points(size: f32) -> i32 {
 }
 
 /// True for table-of-contents lines: dot leaders, or words followed by one page number
-/// (1–3 digits, or `F-12` style) with no other figures after the line's opening numbering.
+/// (1–3 digits, `F-12`, `SA-1` style, or `iv`) with no other figures after the line's opening numbering.
 pub fn looks_like_toc_line(text: &str) -> bool {
     if text.contains("....") || text.contains('…') || text.contains(". . .") {
         return true;
@@ -64,8 +66,16 @@ fn toc_page_number(text: &str) -> Option<u32> {
     let (&last, rest) = tokens.split_last()?;
     let number = if last.len() <= 3 && last.chars().all(|c| c.is_ascii_digit()) {
         last.parse().ok()?
-    } else if let Some(n) = last.strip_prefix("F-").or_else(|| last.strip_prefix("A-")) {
+    } else if let Some((_, n)) = last.split_once('-').filter(|(p, n)| {
+        (1..=3).contains(&p.len())
+            && p.chars().all(|c| c.is_ascii_uppercase())
+            && (1..=3).contains(&n.len())
+    }) {
+        // Pages of financial statements and attachments: `F-12`, `A-1`, `SA-1`, `EB-1`.
         n.parse().ok()?
+    } else if last.len() <= 5 && last.chars().all(|c| "ivxl".contains(c)) {
+        // Front matter numbered in lower-case Roman numerals: `iv`.
+        roman_to_int(last)?
     } else {
         return None;
     };
@@ -103,12 +113,24 @@ pub fn toc_pages(lines: &[FlatLine]) -> BTreeSet<u32> {
         .collect()
 }
 
+/// Whether a line is set in capitals: at least 4 upper-case letters and no lower-case one.
+/// Scripts without case (Chinese) are never capitals.
 fn is_all_caps(text: &str) -> bool {
-    let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
-    letters.len() >= 4 && letters.iter().all(|c| !c.is_lowercase())
+    let upper = text.chars().filter(|c| c.is_uppercase()).count();
+    upper >= 4 && !text.chars().any(char::is_lowercase)
 }
 
-/// Finds heading lines in `lines[range]`.
+/// Size key of the headings that open an opinion ("Syllabus", "JUSTICE SOTOMAYOR delivered
+/// the opinion of the Court.", "HUDSON, Justice."): above every font size, so parts I, II and
+/// their sub-parts nest under the opinion they belong to.
+const OPINION_KEY: i32 = 10_000;
+
+/// Finds heading lines in `lines[range]`: lines set larger than the body, bold or all-caps
+/// lines that open a block, numbered clauses with their run-in titles (`Section 2.2
+/// Performance by Affiliates.`, `1.12 “Effective Date” means …`, `(a) No Impairment.`),
+/// keyword headings with their title on the next lines (`EXHIBIT A` over `Transition
+/// Services`), the parts of an opinion (centred `II`, `B`, `1`) and the lines that open one
+/// (`Syllabus`, `JUSTICE X delivered the opinion of the Court.`).
 pub fn detect(
     lines: &[FlatLine],
     range: Range<usize>,
@@ -116,19 +138,65 @@ pub fn detect(
     toc: &BTreeSet<u32>,
 ) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
+    // The last line whose text is in the last candidate's title.
+    let mut tail = usize::MAX;
+    // The letter of the last "(h)" clause, so that "(i)" after it is a letter, not a numeral.
+    let mut last_letter: Option<char> = None;
+    let mut syllabus_seen = false;
     for pos in range {
         let l = &lines[pos];
+        let text = title_text(l);
+        // A slip opinion's syllabus, whose title also runs at the head of its pages.
+        if text == "Syllabus" && centred(l) && !toc.contains(&l.page_no) {
+            // Only its first line in the document: the rest are its running heads.
+            let earlier = || {
+                lines[..pos]
+                    .iter()
+                    .any(|p| p.line.text.trim() == "Syllabus")
+            };
+            if std::mem::replace(&mut syllabus_seen, true) || earlier() {
+                continue;
+            }
+            out.push(Candidate {
+                pos,
+                title: text.to_string(),
+                size_key: OPINION_KEY,
+                numbering: None,
+            });
+            tail = pos;
+            continue;
+        }
         if l.furniture || toc.contains(&l.page_no) {
             continue;
         }
-        let text = l.line.text.trim();
+        if l.block_start && opens_opinion(text) {
+            out.push(Candidate {
+                pos,
+                title: text.to_string(),
+                size_key: OPINION_KEY,
+                numbering: None,
+            });
+            tail = pos;
+            continue;
+        }
         // Parts of an opinion: a centred line that is only "II" or "B".
         // "I" over "A" in one block: both open parts.
         let after_marker = pos > 0
             && out.last().is_some_and(|c| c.pos + 1 == pos)
             && part_marker(lines[pos - 1].line.text.trim()).is_some();
-        if let Some(numbering) =
-            part_marker(text).filter(|_| (l.block_start || after_marker) && centred(l))
+        let numbered_part = || {
+            numbered_part_marker(text).filter(|_| {
+                let opinion_parts = out.iter().any(|c| {
+                    c.numbering.as_ref().is_some_and(|n| {
+                        n.kind == NumberingKind::Part || n.kind == NumberingKind::Clause
+                    })
+                });
+                opinion_parts && inside_text_column(lines, pos)
+            })
+        };
+        if let Some(numbering) = part_marker(text)
+            .filter(|_| (l.block_start || after_marker) && centred(l))
+            .or_else(|| numbered_part().filter(|_| centred(l)))
         {
             out.push(Candidate {
                 pos,
@@ -136,14 +204,22 @@ pub fn detect(
                 size_key: half_points(l.line.max_size_pt()),
                 numbering: Some(numbering),
             });
+            tail = pos;
             continue;
         }
         let n_chars = text.chars().count();
         let letters = text.chars().filter(|c| c.is_alphabetic()).count();
         let digits = text.chars().filter(|c| c.is_ascii_digit()).count();
-        if !(2..=160).contains(&n_chars)
-            || letters < 2
-            || digits > letters
+        // "1.52 [***]": a clause redacted whole is still a clause of the agreement.
+        let redacted = text.contains("[*");
+        // A clause's number and run-in title open a line of any length.
+        let max_chars = if parse_heading_numbering(text).is_some() || text.starts_with('(') {
+            400
+        } else {
+            160
+        };
+        if !(2..=max_chars).contains(&n_chars)
+            || (!redacted && (letters < 2 || digits > letters))
             || (looks_like_toc_line(text) && !is_bare_keyword_number(text))
         {
             continue;
@@ -152,11 +228,23 @@ pub fn detect(
         let big = size >= body + 3 && (size as f32) >= body as f32 * 1.12;
         let bold = l.line.is_bold();
         let caps = is_all_caps(text);
-        let parsed = parse_heading_numbering(text);
+        let paren = paren_clause(text, last_letter);
+        if let Some((n, _)) = paren.as_ref().filter(|(n, _)| n.depth == PAREN_LETTER) {
+            last_letter = n.label.chars().nth(1);
+        }
+        let parsed = parse_heading_numbering(text).or_else(|| paren.clone());
         let numbering = parsed.as_ref().map(|(n, _)| n.clone());
         let words = text.split_whitespace().count();
-        let ends_sentence = text.ends_with(['.', ',', ';']) && !text.ends_with("..");
-        let short = n_chars <= 100 && words <= 16;
+        let ends_sentence =
+            text.ends_with(['.', ',', ';', '。', '，', '；']) && !text.ends_with("..");
+        // Chinese and Japanese set no spaces between words: a line of a paragraph is one
+        // "word", so their headings are told by length alone.
+        let ideographs = text.chars().filter(|&c| is_ideograph(c)).count();
+        let short = if ideographs * 2 > n_chars {
+            n_chars <= 24
+        } else {
+            n_chars <= 100 && words <= 16
+        };
         let mut title = text.to_string();
         let is_heading = if big {
             short && !text.ends_with(',')
@@ -183,11 +271,14 @@ pub fn detect(
                 .flatten()
             {
                 // "Section 2.2 Performance by Affiliates. Either Party …", `1.12 “Effective
-                // Date” means …`: the clause's number and its title or defined term.
+                // Date” means …`, "(a) No Impairment. The Servicer …": the clause's number
+                // and its title or defined term.
                 title = format!("{} {run_in}", text[..rest].trim_end());
                 true
             } else {
-                let keyword = n.kind != NumberingKind::Decimal;
+                // A lettered clause is a heading only with a run-in title: "(a) the Closing
+                // Date" is an item of a list.
+                let keyword = n.kind != NumberingKind::Decimal && paren.is_none();
                 // "3.1.2 e-MERLIN detection …" set in italics, as journals do.
                 let italic_subsection = n.depth >= 2 && l.line.is_italic();
                 // A sentence that starts with a citation ("§ 14-306.4. In other words, the
@@ -200,19 +291,56 @@ pub fn detect(
                     && !ends_sentence
             }
         } else {
-            caps && n_chars <= 70 && words <= 10 && !ends_sentence
+            // "Aim:" set a point above the body: a protocol's sub-heading.
+            let labelled = size > body
+                && words <= 8
+                && text.ends_with(':')
+                && text.chars().next().is_some_and(char::is_uppercase);
+            // "Definitions" centred alone between paragraphs of an appendix.
+            let centred_title = centred(l)
+                && words <= 6
+                && digits == 0
+                && !ends_sentence
+                && reads_as_title(text)
+                && lines
+                    .get(pos + 1)
+                    .is_none_or(|n| n.page_no != l.page_no || n.block_idx != l.block_idx);
+            (caps && n_chars <= 70 && words <= 10 && !ends_sentence) || labelled || centred_title
         };
-        // "ARTICLE IV" over "SECURITY; SYSTEMS": the article's title on the next line.
+        // "ARTICLE IV" over "SECURITY; SYSTEMS", "EXHIBIT A" over "Transition Services": a
+        // keyword heading's title on the next lines.
         if let Some(prev) = out.last_mut() {
-            if prev.pos + 1 == pos && lines[prev.pos].page_no == l.page_no && caps {
-                let bare = parse_heading_numbering(&prev.title).is_some_and(|(n, r)| {
-                    matches!(n.kind, NumberingKind::Article | NumberingKind::Part)
-                        && prev.title[r..].trim().is_empty()
-                });
-                if bare && !ends_sentence && words <= 12 && numbering.is_none() {
-                    prev.title = format!("{} {}", prev.title, text);
-                    continue;
-                }
+            let next_line = tail.checked_add(1) == Some(pos)
+                && lines[tail].page_no == l.page_no
+                && numbering.is_none()
+                && words <= 14
+                && !text.ends_with(['.', ','])
+                && (size - prev.size_key).abs() <= 3;
+            // "Exhibit 10.22" over a contract's name is the filing's exhibit number, not a
+            // heading of the contract.
+            let bare = parse_heading_numbering(&prev.title).is_some_and(|(n, r)| {
+                !(n.kind == NumberingKind::Exhibit && n.label.contains('.'))
+                    && matches!(
+                        n.kind,
+                        NumberingKind::Article
+                            | NumberingKind::Part
+                            | NumberingKind::Schedule
+                            | NumberingKind::Exhibit
+                            | NumberingKind::Appendix
+                    )
+                    && prev.title[r..].trim().is_empty()
+            });
+            let styled = caps || (bold && lines[prev.pos].line.is_bold()) || reads_as_title(text);
+            // A title over two lines: the first ends in ";" or both are capitals of one block.
+            let above = &lines[tail.min(pos)];
+            let continued = tail != prev.pos
+                && caps
+                && (above.line.text.trim_end().ends_with([';', ','])
+                    || (above.block_idx == l.block_idx && is_all_caps(&above.line.text)));
+            if next_line && ((bare && styled) || continued) {
+                prev.title = format!("{} {}", prev.title, text);
+                tail = pos;
+                continue;
             }
         }
         if !is_heading || (!big && words <= 1 && leads_table(lines, pos)) {
@@ -229,6 +357,7 @@ pub fn detect(
                 && pl.line.is_bold() == bold
             {
                 prev.title = format!("{} {}", prev.title, title);
+                tail = pos;
                 continue;
             }
         }
@@ -243,8 +372,113 @@ pub fn detect(
             size_key: size,
             numbering,
         });
+        tail = pos;
     }
     out
+}
+
+/// Whether `c` is a CJK ideograph or kana (U+3040–U+30FF, U+3400–U+9FFF, U+F900–U+FAFF).
+fn is_ideograph(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// A line's text as a heading reads it: trimmed, without a footnote mark set small after
+/// its last word (`Section G1: IT Services¹²` reads `Section G1: IT Services`).
+fn title_text<'a>(l: &FlatLine<'a>) -> &'a str {
+    let text = l.line.text.trim();
+    let mut spans = l
+        .line
+        .spans
+        .iter()
+        .filter(|s| !s.text.trim().is_empty())
+        .rev();
+    let (Some(last), Some(before)) = (spans.next(), spans.next()) else {
+        return text;
+    };
+    let mark = last.text.trim();
+    let small = last.size_pt < 0.85 * before.size_pt;
+    let footnote = (1..=2).contains(&mark.len()) && mark.chars().all(|c| c.is_ascii_digit());
+    match text.strip_suffix(mark) {
+        Some(head) if small && footnote && head.ends_with(char::is_alphabetic) => head,
+        _ => text,
+    }
+}
+
+/// Whether a line opens an opinion or a separate writing in it: "JUSTICE SOTOMAYOR
+/// delivered the opinion of the Court.", "JUSTICE SCALIA, dissenting.", "Justice BERGER
+/// concurring.", "HUDSON, Justice.", "PER CURIAM." (the forms of the U.S. Supreme Court's
+/// and state supreme courts' slip opinions). A syllabus's "SOTOMAYOR, J., delivered …" is
+/// text.
+fn opens_opinion(text: &str) -> bool {
+    static OPENING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?:(?:(?:CHIEF|Chief) )?(?:JUSTICE|Justice) [A-Z][A-Za-z’'-]+,? (?:delivered the opinion|announced the judgment|concurring|dissenting|with whom)|[A-Z][A-Za-z’'-]+, (?:Chief )?Justice\.$|PER CURIAM\.?$)",
+        )
+        .expect("valid regex")
+    });
+    text.chars().count() <= 160 && OPENING.is_match(text)
+}
+
+/// Depth of a lettered clause `(a)`; `(iv)` is one deeper, `(A)` two deeper.
+const PAREN_LETTER: u32 = 10;
+
+/// The numbering of a clause that opens with a letter or numeral in parentheses: `(a)`,
+/// `(iv)`, `(B)`, with the byte offset of the text after it. `(i)` is a numeral unless it
+/// follows a clause `(h)` (`last_letter`). Numbers (`(1)`) are left to footnotes and lists.
+fn paren_clause(text: &str, last_letter: Option<char>) -> Option<(Numbering, usize)> {
+    let inner = text.strip_prefix('(')?;
+    let close = inner.find(')')?;
+    let label = &inner[..close];
+    let after = 1 + close + 1;
+    if !text[after..].starts_with(' ') || label.is_empty() || label.len() > 4 {
+        return None;
+    }
+    let first = label.chars().next()?;
+    let one_lower = label.len() == 1 && first.is_ascii_lowercase();
+    let follows_letter = one_lower && last_letter.is_some_and(|p| (p as u8 + 1) as char == first);
+    let numeral = label.chars().all(|c| "ivxl".contains(c)) && roman_to_int(label).is_some();
+    let depth = if numeral && !follows_letter {
+        PAREN_LETTER + 1
+    } else if one_lower {
+        PAREN_LETTER
+    } else if label.len() == 1 && first.is_ascii_uppercase() {
+        PAREN_LETTER + 2
+    } else {
+        return None;
+    };
+    let rest = after + text[after..].len() - text[after..].trim_start().len();
+    Some((
+        Numbering {
+            kind: NumberingKind::Clause,
+            label: format!("({label})"),
+            depth,
+        },
+        rest,
+    ))
+}
+
+/// The numbering of a centred line that is only an Arabic number up to 30 (`1`, `2.`): the
+/// third level of an opinion's parts (I → A → 1).
+fn numbered_part_marker(text: &str) -> Option<Numbering> {
+    let bare = text.trim().trim_end_matches('.');
+    let n: u32 = bare.parse().ok().filter(|n| (1..=30).contains(n))?;
+    (bare.len() <= 2).then(|| Numbering {
+        kind: NumberingKind::Clause,
+        label: n.to_string(),
+        depth: 2,
+    })
+}
+
+/// Whether a line sits among the text of its page, not where page numbers go: away from the
+/// top and bottom tenth of the page, and followed by more text of its own block.
+fn inside_text_column(lines: &[FlatLine], pos: usize) -> bool {
+    let l = &lines[pos];
+    let height = l.page_size.1.max(1.0);
+    let y = l.line.bbox.y0 / height;
+    let followed = lines
+        .get(pos + 1)
+        .is_some_and(|n| n.page_no == l.page_no && n.block_idx == l.block_idx);
+    (0.1..=0.9).contains(&y) && followed
 }
 
 /// The numbering of a line that is only a part marker of an opinion or a report: a Roman
@@ -301,7 +535,8 @@ fn reads_as_title(rest: &str) -> bool {
 /// Small words a title in title case leaves in lower case.
 const TITLE_SMALL_WORDS: &[&str] = &[
     "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to",
-    "under", "upon", "with", "without", "not", "its", "their", "other", "etc",
+    "under", "upon", "with", "without", "not", "its", "their", "other", "etc", "is", "all", "any",
+    "per", "between", "after", "before", "during", "within", "through",
 ];
 
 /// Whether a line inside a block opens a clause: it starts with a keyword number (`Section
@@ -320,41 +555,106 @@ fn opens_clause(lines: &[FlatLine], pos: usize, numbering: Option<&Numbering>) -
 }
 
 /// The title of a run-in clause heading, from the text after its number: a defined term in
-/// quotes followed by "means" or "has the meaning" (`“Effective Date” means …` gives
-/// `“Effective Date”`), or a phrase of 1 to 12 words in title case ended by a period
-/// (`Performance by Affiliates or Subcontractors. Either Party …`). `None` for a sentence.
+/// quotes, with its alternatives, followed by "means", "has the meaning" or a redaction
+/// (`“Effective Date” means …` gives `“Effective Date”`, `“Control” or “Controlled” means …`
+/// gives `“Control” or “Controlled”`, `“Cost of Manufacture” [***].` gives `“Cost of
+/// Manufacture”`), a clause redacted whole (`[***].` gives `[***]`), or a phrase of 1 to 12
+/// words in title case ended by a period (`Performance by Affiliates or Subcontractors.
+/// Either Party …`). `None` for a sentence.
 fn run_in_title(rest: &str) -> Option<String> {
     let rest = rest.trim_start();
-    if let Some(quoted) = rest.strip_prefix(['“', '"']) {
-        let close = quoted.find(['”', '"'])?;
-        let term = &quoted[..close];
-        let after = quoted[close..]
-            .trim_start_matches(['”', '"'])
-            .trim_start_matches([',', ' '])
-            .to_lowercase();
-        let defines = [
-            "means",
-            "shall mean",
-            "has the meaning",
-            "or “",
-            "or \"",
-            "and “",
-        ]
-        .iter()
-        .any(|w| after.starts_with(w));
-        let words = term.split_whitespace().count();
-        return (defines && (1..=8).contains(&words)).then(|| format!("“{}”", term.trim()));
+    if rest.starts_with(['“', '"']) {
+        return defined_terms(rest);
     }
     let end = rest
         .char_indices()
         .find(|&(i, c)| c == '.' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
         .map(|(i, _)| i)?;
     let phrase = rest[..end].trim();
+    if is_redaction(phrase) {
+        return Some(phrase.to_string());
+    }
     let words = phrase.split_whitespace().count();
     ((1..=12).contains(&words)
         && !phrase.chars().any(|c| c.is_ascii_digit())
         && reads_as_title(phrase))
     .then(|| phrase.to_string())
+}
+
+/// A redaction mark as filed agreements print it: `[***]`, `[*]`, `[* * *]`.
+fn is_redaction(text: &str) -> bool {
+    let inner = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'));
+    inner.is_some_and(|i| !i.is_empty() && i.chars().all(|c| c == '*' || c == ' '))
+}
+
+/// The defined terms that open a definition clause (`“Cover”, “Covering” or “Covered” means
+/// …` gives `“Cover”, “Covering” or “Covered”`): one to four quoted terms of 1 to 8 words,
+/// joined by commas, "or" or "and", then a defining verb or a redaction. Straight quotes
+/// are written as curly ones.
+fn defined_terms(text: &str) -> Option<String> {
+    let mut terms: Vec<(&str, &str)> = Vec::new(); // (joiner before, term)
+    let mut rest = text;
+    let mut joiner = "";
+    loop {
+        let quoted = rest.strip_prefix(['“', '"'])?;
+        let close = quoted.find(['”', '"'])?;
+        let term = quoted[..close].trim();
+        let words = term.split_whitespace().count();
+        if !(1..=8).contains(&words) || terms.len() == 4 {
+            return None;
+        }
+        terms.push((joiner, term));
+        let after = quoted[close..].trim_start_matches(['”', '"']);
+        let next = after.trim_start_matches([',', ' ']);
+        let lower = next.to_lowercase();
+        let connector = ["or ", "and "].into_iter().find(|w| lower.starts_with(w));
+        let comma = after.trim_start().starts_with(',');
+        match connector {
+            Some(w) if next[w.len()..].trim_start().starts_with(['“', '"']) => {
+                joiner = if comma {
+                    ", or "
+                } else if w == "or " {
+                    " or "
+                } else {
+                    " and "
+                };
+                if comma && w == "and " {
+                    joiner = ", and ";
+                }
+                rest = next[w.len()..].trim_start();
+            }
+            _ if comma && next.starts_with(['“', '"']) => {
+                joiner = ", ";
+                rest = next;
+            }
+            _ => {
+                let defines = [
+                    "means",
+                    "shall mean",
+                    "has the meaning",
+                    "shall have the meaning",
+                ]
+                .iter()
+                .any(|w| lower.starts_with(w))
+                    || next
+                        .split_once(']')
+                        .is_some_and(|(mark, _)| is_redaction(&format!("{mark}]")));
+                if !defines {
+                    return None;
+                }
+                break;
+            }
+        }
+    }
+    Some(
+        terms
+            .iter()
+            .map(|(joiner, term)| format!("{joiner}“{term}”"))
+            .collect(),
+    )
 }
 
 /// Markdown-style headings in `lines[range]`: a line that opens a block with one to six `#`

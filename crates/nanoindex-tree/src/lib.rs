@@ -21,6 +21,7 @@ mod sec;
 use std::collections::HashMap;
 
 use nanoindex_core::extract::ExtractedDocument;
+use nanoindex_core::numbering::parse_heading_numbering;
 use nanoindex_core::{
     assign_node_ids, BoundingBox, DomainName, PageDimensions, SplitMethod, TreeNode,
 };
@@ -75,8 +76,10 @@ pub struct TreeOptions {
     /// A leaf whose text is estimated ([`nanoindex_core::estimate_tokens`]) above this many
     /// tokens is searched for headings inside its text (tier (a) of the split cascade:
     /// typographic and markdown-style headings, zero model calls); the headings found
-    /// become its children and it records `split_method = "headings"`. `None` keeps leaves
-    /// as the structure gives them.
+    /// become its children and it records `split_method = "headings"`. A leaf of the PDF's
+    /// outline is searched whatever its size: the outline's titles are kept verbatim and
+    /// the headings set under them are merged in. `None` keeps leaves as the structure
+    /// gives them.
     pub split_tokens: Option<usize>,
 }
 
@@ -133,7 +136,15 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
         anchors.sort_by_key(|a| a.pos);
     }
     let split_parents = match options.split_tokens {
-        Some(limit) => split_on_inner_headings(&mut anchors, &lines, body, limit),
+        // The outline's own titles stay as they are; the headings set in the text under an
+        // outline leaf become its children, whatever the leaf's size.
+        Some(limit) => split_on_inner_headings(
+            &mut anchors,
+            &lines,
+            body,
+            limit,
+            method == TreeMethod::Outline,
+        ),
         None => Vec::new(),
     };
     let mut structure = assemble::assemble(anchors, &lines);
@@ -175,12 +186,16 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
 /// Tier (a) of the split cascade. For every leaf anchor whose own span is estimated above
 /// `limit` tokens, finds typographic headings ([`headings::detect`]) and markdown-style
 /// `#` headings inside the span and inserts them as child anchors right after it. Returns
-/// the positions, in the final anchor order, of the leaves that were split.
+/// the positions, in the final anchor order, of the leaves that were split. With
+/// `merge_small` (leaves of the PDF's outline) a smaller leaf is searched too, and keeps the
+/// headings found when they are at most half of its lines: a leaf whose lines are mostly
+/// "headings" holds a contents list or a paragraph set in a heading's style.
 fn split_on_inner_headings(
     anchors: &mut Vec<Anchor>,
     lines: &[flat::FlatLine],
     body: i32,
     limit: usize,
+    merge_small: bool,
 ) -> Vec<usize> {
     let mut span_end = vec![lines.len(); anchors.len()];
     let mut by_pos: Vec<usize> = (0..anchors.len()).collect();
@@ -208,14 +223,29 @@ fn split_on_inner_headings(
             continue;
         }
         let (text, _) = assemble::span_text(lines, start..end);
-        if nanoindex_core::estimate_tokens(&text) <= limit {
+        let oversized = nanoindex_core::estimate_tokens(&text) > limit;
+        if !oversized && !merge_small {
             continue;
         }
         let mut candidates = headings::detect(lines, start..end, body, &toc);
         candidates.extend(headings::markdown(lines, start..end));
         candidates.sort_by_key(|c| c.pos);
         candidates.dedup_by_key(|c| c.pos);
-        if candidates.is_empty() {
+        // The leaf's own heading ("1 First section" under the outline's "First section"),
+        // when the outline's title did not find its line, is no child.
+        candidates.retain(|c| {
+            let unnumbered = match parse_heading_numbering(&c.title) {
+                Some((_, r)) => &c.title[r..],
+                // "3 Third section": a bare number before the title.
+                None => c
+                    .title
+                    .trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == ' '),
+            };
+            !outline::matches_title(&c.title, &anchor.title)
+                && !outline::matches_title(unnumbered, &anchor.title)
+        });
+        let text_lines = lines[start..end].iter().filter(|l| !l.furniture).count();
+        if candidates.is_empty() || (!oversized && candidates.len() * 2 > text_lines) {
             continue;
         }
         split.push(out.len() - 1);

@@ -15,7 +15,7 @@ fn simplify(s: &str) -> String {
         .collect()
 }
 
-fn matches_title(line: &str, title: &str) -> bool {
+pub(crate) fn matches_title(line: &str, title: &str) -> bool {
     let (l, t) = (simplify(line), simplify(title));
     if l.is_empty() || t.is_empty() {
         return false;

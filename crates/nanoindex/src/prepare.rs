@@ -32,9 +32,12 @@ pub const GRAPH_REVISION: u32 = 3;
 /// `Section 2.2 Title.`, `1.12 “Term” means` — and two-line ARTICLE titles; 6: characters
 /// outside the page's media box are not read, lying page trees are recovered, repaired files
 /// report per-page losses, one sentence rule for the split cascade; 7: words split by a space
-/// the next letter is set over, "SEG MENT", are joined); it is part of the cache directory
+/// the next letter is set over, "SEG MENT", are joined; 8: lettered clauses `(a) Title.`,
+/// defined terms with their alternatives, keyword headings titled by the next lines, opinion
+/// openings and numbered parts, running heads below the margin, headings under outline
+/// leaves merged); it is part of the cache directory
 /// name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 7;
+pub const TREE_REVISION: u32 = 8;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;

@@ -535,3 +535,266 @@ fn opinion_parts_nest_and_a_citation_sentence_is_no_heading() {
     );
     assert!(!parts.iter().any(|(_, t)| t.contains("§")), "{parts:?}");
 }
+
+/// (depth, title) of every node, depth-first: depth 0 for top-level nodes.
+fn depths(tree: &DocumentTree) -> Vec<(usize, String)> {
+    tree.iter_nodes()
+        .map(|n| (n.node_id.to_string().matches('.').count(), n.title.clone()))
+        .collect()
+}
+
+/// A servicing agreement set as filed ones are: one size, nothing bold in the body, an
+/// ARTICLE title over two lines cut at a semicolon, lettered clauses with run-in titles
+/// (and lettered items of a list that are no headings), definitions with alternative
+/// terms and redactions, then exhibits and schedules whose titles sit on the next line.
+fn servicing_agreement() -> Vec<u8> {
+    let mut f = Flow::new();
+    let line = |f: &mut Flow, text: &str| {
+        f.line(10.0, false, text);
+    };
+    line(&mut f, "ARTICLE I");
+    line(&mut f, "DEFINITIONS");
+    f.gap();
+    line(
+        &mut f,
+        "1.29 “Control” or “Controlled” means possession of the ability to grant a licence.",
+    );
+    f.gap();
+    line(&mut f, "1.31 “Cost of Manufacture” [***].");
+    f.gap();
+    line(
+        &mut f,
+        "1.32 “Cover”, “Covering” or “Covered” means, for a product, that it is claimed.",
+    );
+    f.gap();
+    line(&mut f, "1.52 [***].");
+    f.gap();
+    line(&mut f, "ARTICLE II");
+    line(&mut f, "TRANSFER AND ACQUISITION OF TRANSFERRED PROPERTY;");
+    line(&mut f, "REPRESENTATIONS AND WARRANTIES");
+    f.gap();
+    line(&mut f, "Section 2.1 Transfers of Transferred Property.");
+    f.gap();
+    line(
+        &mut f,
+        "(a) Transfer of Initial Receivables. In consideration of the Notes, the Depositor",
+    );
+    line(&mut f, "transfers the Initial Receivables to the Issuer.");
+    f.gap();
+    line(
+        &mut f,
+        "(b) Conditions for Transfers. Each transfer is subject to the following:",
+    );
+    f.gap();
+    line(
+        &mut f,
+        "(i) Transfer Notice. The Administrator shall deliver a Transfer Notice; and",
+    );
+    f.gap();
+    line(&mut f, "(ii) the Depositor certifies that it is Solvent.");
+    f.gap();
+    line(
+        &mut f,
+        "(c) the Closing Date has occurred, as described in Section 2.1(a).",
+    );
+    f.new_page();
+    f.line(10.0, true, "EXHIBIT A");
+    f.line(10.0, true, "Transition Services");
+    f.gap();
+    line(&mut f, "The Services are listed by category below.");
+    f.new_page();
+    line(&mut f, "Schedule B");
+    f.gap();
+    line(&mut f, "Notice Addresses");
+    f.gap();
+    line(
+        &mut f,
+        "If to the Servicer: One Verizon Way, Basking Ridge.",
+    );
+    f.bytes()
+}
+
+#[test]
+fn lettered_clauses_defined_terms_and_next_line_titles_become_the_outline() {
+    let doc = index(&servicing_agreement(), "servicing-agreement.pdf");
+    let expected: Vec<(usize, String)> = [
+        (0, "ARTICLE I DEFINITIONS"),
+        (1, "1.29 “Control” or “Controlled”"),
+        (1, "1.31 “Cost of Manufacture”"),
+        (1, "1.32 “Cover”, “Covering” or “Covered”"),
+        (1, "1.52 [***]"),
+        (
+            0,
+            "ARTICLE II TRANSFER AND ACQUISITION OF TRANSFERRED PROPERTY; REPRESENTATIONS AND \
+             WARRANTIES",
+        ),
+        (1, "Section 2.1 Transfers of Transferred Property"),
+        (2, "(a) Transfer of Initial Receivables"),
+        (2, "(b) Conditions for Transfers"),
+        (3, "(i) Transfer Notice"),
+        (0, "EXHIBIT A Transition Services"),
+        (0, "Schedule B Notice Addresses"),
+    ]
+    .into_iter()
+    .map(|(d, t)| (d, t.to_string()))
+    .collect();
+    assert_eq!(depths(&doc.tree), expected);
+    // Items of a list stay in the text of the clause they belong to.
+    let b = find(&doc.tree, "(i) Transfer Notice");
+    let text = b.text.as_deref().unwrap_or("");
+    assert!(text.contains("(ii) the Depositor certifies"), "{text}");
+    assert!(text.contains("(c) the Closing Date has occurred"), "{text}");
+    let exhibit = find(&doc.tree, "EXHIBIT A Transition Services");
+    assert_eq!(exhibit.start_index, 2);
+}
+
+/// A slip opinion as the Supreme Court prints it: a syllabus whose title also heads each of
+/// its pages, the line that opens the opinion of the Court, parts I and II centred, parts
+/// A and B under them, and numbered parts 1 and 2 under those, followed by a dissent.
+fn slip_opinion() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let para = |pdf: &mut PdfBuilder, y: &mut f32, lines: &[&str]| {
+        for (i, l) in lines.iter().enumerate() {
+            pdf.last_page()
+                .text(if i == 0 { 84.0 } else { 72.0 }, *y, 11.0, false, l);
+            *y += 14.0;
+        }
+        *y += 10.0;
+    };
+    for page in 0..2 {
+        pdf.page().text(282.0, 60.0, 9.0, false, "Syllabus");
+        let mut y = 100.0;
+        para(
+            &mut pdf,
+            &mut y,
+            &[
+                &format!("The syllabus summarises holding {page} of the Court for the reader."),
+                "It constitutes no part of the opinion of the Court.",
+            ],
+        );
+    }
+    pdf.page();
+    let mut y = 90.0;
+    para(
+        &mut pdf,
+        &mut y,
+        &[
+            "JUSTICE HALE delivered the opinion of the Court.",
+            "The Red River Compact allocates water rights among the States.",
+        ],
+    );
+    for (part, subs) in [("I", vec!["A", "B"]), ("II", vec!["A"])] {
+        for (k, sub) in subs.iter().enumerate() {
+            let head: Vec<&str> = if k == 0 { vec![part, sub] } else { vec![sub] };
+            for h in head {
+                pdf.last_page().text(302.0, y, 11.0, false, h);
+                y += 14.0;
+            }
+            let numbered = part == "I" && *sub == "B";
+            for n in if numbered { vec!["1", "2"] } else { vec![""] } {
+                if !n.is_empty() {
+                    pdf.last_page().text(303.0, y, 11.0, false, n);
+                    y += 14.0;
+                }
+                para(
+                    &mut pdf,
+                    &mut y,
+                    &[&format!(
+                        "The Court considers point {part}.{sub}{n} of the appeal here."
+                    )],
+                );
+                if y > 640.0 {
+                    pdf.page();
+                    y = 90.0;
+                }
+            }
+        }
+    }
+    para(
+        &mut pdf,
+        &mut y,
+        &[
+            "JUSTICE KANE, dissenting.",
+            "I would reverse the judgment of the Court of Appeals.",
+        ],
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_slip_opinion_nests_its_parts_under_the_opinion_that_holds_them() {
+    let doc = index(&slip_opinion(), "slip-opinion.pdf");
+    let nodes = depths(&doc.tree);
+    let expected: Vec<(usize, &str)> = vec![
+        (0, "Syllabus"),
+        (0, "JUSTICE HALE delivered the opinion of the Court."),
+        (1, "I"),
+        (2, "A"),
+        (2, "B"),
+        (3, "1"),
+        (3, "2"),
+        (1, "II"),
+        (2, "A"),
+        (0, "JUSTICE KANE, dissenting."),
+    ];
+    let got: Vec<(usize, &str)> = nodes
+        .iter()
+        .map(|(d, t)| (*d, t.split(" — ").next().unwrap_or(t)))
+        .collect();
+    assert_eq!(got, expected, "{nodes:?}");
+    let syllabus = find(&doc.tree, "Syllabus");
+    assert_eq!((syllabus.start_index, syllabus.end_index), (1, 2));
+}
+
+#[test]
+fn headings_under_an_outline_leaf_are_merged_and_its_titles_kept() {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 80.0, 14.0, true, "Research Question")
+        .text(
+            72.0,
+            105.0,
+            12.0,
+            false,
+            "Is day-case surgery acceptable to patients?",
+        )
+        .text(72.0, 140.0, 14.0, true, "Rationale and background")
+        .text(
+            72.0,
+            165.0,
+            12.0,
+            false,
+            "Day-case rates vary across the country.",
+        );
+    pdf.page()
+        .text(72.0, 80.0, 14.0, true, "AIMS AND OBJECTIVES")
+        .text(72.0, 110.0, 13.0, false, "Aim:")
+        .text(
+            72.0,
+            135.0,
+            12.0,
+            false,
+            "To explore the experience of patients.",
+        )
+        .text(72.0, 170.0, 13.0, false, "Objectives:")
+        .text(72.0, 195.0, 12.0, false, "To describe what patients value.");
+    pdf.outline(1, "Research Question", 0)
+        .outline(1, "Aims and Objectives", 1);
+    let doc = index(&pdf.to_bytes(), "protocol.pdf");
+    let expected: Vec<(usize, String)> = [
+        (0, "Research Question"),
+        (1, "Rationale and background"),
+        (0, "Aims and Objectives"),
+        (1, "Aim:"),
+        (1, "Objectives:"),
+    ]
+    .into_iter()
+    .map(|(d, t)| (d, t.to_string()))
+    .collect();
+    assert_eq!(depths(&doc.tree), expected);
+    let aim = find(&doc.tree, "Aim:");
+    assert_eq!(
+        aim.text.as_deref(),
+        Some("Aim:\n\nTo explore the experience of patients.")
+    );
+}
