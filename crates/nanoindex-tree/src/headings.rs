@@ -346,11 +346,12 @@ pub fn detect(
         if !is_heading || (!big && words <= 1 && leads_table(lines, pos)) {
             continue;
         }
-        // A heading wrapped over two lines of the same style is one heading.
+        // A heading wrapped over two or more lines of the same style is one heading.
         if let Some(prev) = out.last_mut() {
-            let pl = &lines[prev.pos];
-            let same_block =
-                prev.pos + 1 == pos && pl.page_no == l.page_no && pl.block_idx == l.block_idx;
+            let pl = &lines[tail.min(pos)];
+            let same_block = tail.checked_add(1) == Some(pos)
+                && pl.page_no == l.page_no
+                && pl.block_idx == l.block_idx;
             if same_block
                 && prev.size_key == size
                 && numbering.is_none()

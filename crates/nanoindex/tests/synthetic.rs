@@ -798,3 +798,29 @@ fn headings_under_an_outline_leaf_are_merged_and_its_titles_kept() {
         Some("Aim:\n\nTo explore the experience of patients.")
     );
 }
+
+#[test]
+fn a_headline_over_three_lines_is_one_heading() {
+    let mut f = Flow::new();
+    f.heading(16.0, "The Walt Disney Company Reports")
+        .line(16.0, true, "Fourth Quarter and Full Year")
+        .line(16.0, true, "Earnings for Fiscal 2023")
+        .para(&["Revenues for the quarter grew 5% to $21.2 billion."])
+        .heading(12.0, "Linear Networks")
+        .para(&["Operating income at Linear Networks fell 13%."])
+        .heading(12.0, "Direct-to-Consumer")
+        .para(&["Operating losses narrowed to $0.4 billion."]);
+    let doc = index(&f.bytes(), "earnings-release.pdf");
+    let expected: Vec<(usize, String)> = [
+        (
+            0,
+            "The Walt Disney Company Reports Fourth Quarter and Full Year Earnings for Fiscal 2023",
+        ),
+        (1, "Linear Networks"),
+        (1, "Direct-to-Consumer"),
+    ]
+    .into_iter()
+    .map(|(d, t)| (d, t.to_string()))
+    .collect();
+    assert_eq!(depths(&doc.tree), expected);
+}
