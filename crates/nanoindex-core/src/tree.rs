@@ -76,10 +76,11 @@ pub struct PageDimensions {
     pub height: i64,
 }
 
-/// A table attached to a node, in NanoIndex's `HierarchyTable` shape.
-///
-/// This round keeps table text inside node text (one row per line); this type exists so that
-/// trees written by NanoIndex with tables load and save without loss.
+/// A table attached to a node: NanoIndex's `HierarchyTable` shape (`id`, `title`,
+/// `headers`, `rows`, `page`, `section_id`, `bounding_box`) plus ours (`header_rows`,
+/// `cells` with boxes, `markdown`). Trees written by NanoIndex load and save without loss.
+/// The node's `text` still holds the table's lines (one row per line), so retrieval reads
+/// them as before; `rows[i]` and `cells[i]` are the same row.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Table {
     /// Table id.
@@ -100,9 +101,31 @@ pub struct Table {
     /// Id of the section holding the table.
     #[serde(default)]
     pub section_id: String,
-    /// Free-form box as NanoIndex stores it.
+    /// Free-form box as NanoIndex stores it; ours write a [`BoundingBox`] of the table's
+    /// first page (headers and rows, page fractions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounding_box: Option<serde_json::Value>,
+    /// Header rows above the body, top first, each as wide as a body row (ours).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub header_rows: Vec<Vec<TableCell>>,
+    /// Body rows as cells with their boxes, label cell first (ours); `rows` holds their text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<Vec<TableCell>>,
+    /// The table in GitHub-flavoured markdown: last header row, a rule, the rows (ours).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub markdown: String,
+}
+
+/// One cell of a [`Table`]: its text (empty for a blank cell) and, when it holds text, its box
+/// (page fractions, `region_type` `table_cell`; a figure's box is estimated within its span).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TableCell {
+    /// Text of the cell as printed (`$(1,577)`, `Net sales`).
+    #[serde(default)]
+    pub text: String,
+    /// Box of the cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bbox: Option<BoundingBox>,
 }
 
 /// The tier of the split cascade (SPEC "Indexing pipeline", step 3) that split an oversized

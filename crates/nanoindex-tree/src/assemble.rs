@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use nanoindex_core::extract::RectPt;
-use nanoindex_core::{BoundingBox, TextPageSpan, TreeNode};
+use nanoindex_core::{BoundingBox, Table, TextPageSpan, TreeNode};
 
 use crate::flat::FlatLine;
 
@@ -112,8 +112,14 @@ fn span_boxes(
 /// Builds the nested nodes. Nesting follows the order of `anchors` (a node is the child of
 /// the nearest earlier anchor with a smaller level), so an outline keeps its own order; text
 /// spans follow positions: each node's own text runs from its position to the next larger
-/// position of any anchor (ties keep the given order).
-pub fn assemble(anchors: Vec<Anchor>, lines: &[FlatLine]) -> Vec<TreeNode> {
+/// position of any anchor (ties keep the given order). Each of `tables` (found over the
+/// whole document, with the flat index of its first row) goes to the node whose own span
+/// holds that row.
+pub fn assemble(
+    anchors: Vec<Anchor>,
+    lines: &[FlatLine],
+    tables: &[(usize, Table)],
+) -> Vec<TreeNode> {
     let mut by_pos: Vec<usize> = (0..anchors.len()).collect();
     by_pos.sort_by_key(|&i| anchors[i].pos);
     let mut span_end = vec![lines.len(); anchors.len()];
@@ -143,6 +149,11 @@ pub fn assemble(anchors: Vec<Anchor>, lines: &[FlatLine]) -> Vec<TreeNode> {
         node.text_pages = text_pages;
         node.confidence = anchor.confidence;
         node.bounding_boxes = span_boxes(lines, start..end, anchor.heading_line);
+        node.tables = tables
+            .iter()
+            .filter(|(pos, _)| (start..end).contains(pos))
+            .map(|(_, t)| t.clone())
+            .collect();
         flat_nodes.push((anchor.level.max(1), node));
     }
     nest(flat_nodes)

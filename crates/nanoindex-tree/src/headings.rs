@@ -147,7 +147,8 @@ pub fn detect(
         let l = &lines[pos];
         let text = title_text(l);
         // A slip opinion's syllabus, whose title also runs at the head of its pages.
-        if text == "Syllabus" && centred(l) && !toc.contains(&l.page_no) {
+        let syllabus = text == "Syllabus" && centred(l) && !toc.contains(&l.page_no);
+        if syllabus {
             // Only its first line in the document: the rest are its running heads.
             let earlier = || {
                 lines[..pos]
@@ -157,19 +158,10 @@ pub fn detect(
             if std::mem::replace(&mut syllabus_seen, true) || earlier() {
                 continue;
             }
-            out.push(Candidate {
-                pos,
-                title: text.to_string(),
-                size_key: OPINION_KEY,
-                numbering: None,
-            });
-            tail = pos;
+        } else if l.furniture || toc.contains(&l.page_no) {
             continue;
         }
-        if l.furniture || toc.contains(&l.page_no) {
-            continue;
-        }
-        if l.block_start && opens_opinion(text) {
+        if syllabus || (l.block_start && opens_opinion(text)) {
             out.push(Candidate {
                 pos,
                 title: text.to_string(),

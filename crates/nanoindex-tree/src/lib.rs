@@ -17,6 +17,7 @@ mod flat;
 mod headings;
 mod outline;
 mod sec;
+mod tables;
 
 use std::collections::HashMap;
 
@@ -147,10 +148,12 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
         ),
         None => Vec::new(),
     };
-    let mut structure = assemble::assemble(anchors, &lines);
+    let tables = tables::find(&lines, 0..lines.len());
+    let mut structure = assemble::assemble(anchors, &lines, &tables);
     mark_split(&mut structure, &split_parents);
     disambiguate_titles(&mut structure);
     assign_node_ids(&mut structure);
+    name_tables(&mut structure);
 
     let all_bounding_boxes = doc
         .pages
@@ -187,7 +190,8 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
 /// `limit` tokens, finds typographic headings ([`headings::detect`]) and markdown-style
 /// `#` headings inside the span and inserts them as child anchors right after it. Returns
 /// the positions, in the final anchor order, of the leaves that were split. With
-/// `merge_small` (leaves of the PDF's outline) a smaller leaf is searched too, and keeps the
+/// `merge_small` (leaves of the PDF's outline) a smaller leaf whose heading line was found
+/// is searched too, and keeps the
 /// headings found when they are at most half of its lines: a leaf whose lines are mostly
 /// "headings" holds a contents list or a paragraph set in a heading's style.
 fn split_on_inner_headings(
@@ -224,7 +228,9 @@ fn split_on_inner_headings(
         }
         let (text, _) = assemble::span_text(lines, start..end);
         let oversized = nanoindex_core::estimate_tokens(&text) > limit;
-        if !oversized && !merge_small {
+        // A leaf whose heading line was not found starts at the top of its page, above
+        // headings that may belong to the section before it: only size splits it.
+        if !(oversized || merge_small && anchor.heading_line) {
             continue;
         }
         let mut candidates = headings::detect(lines, start..end, body, &toc);
@@ -253,6 +259,18 @@ fn split_on_inner_headings(
     }
     *anchors = out;
     split
+}
+
+/// Gives each node's tables their ids (`<node id>-t<k>`, k from 1) and section id.
+fn name_tables(nodes: &mut [TreeNode]) {
+    for node in nodes {
+        let id = node.node_id.to_string();
+        for (k, table) in node.tables.iter_mut().enumerate() {
+            table.id = format!("{id}-t{}", k + 1);
+            table.section_id.clone_from(&id);
+        }
+        name_tables(&mut node.nodes);
+    }
 }
 
 /// Sets `split_method = "headings"` on the nodes at the given depth-first positions.

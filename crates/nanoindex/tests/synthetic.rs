@@ -824,3 +824,154 @@ fn a_headline_over_three_lines_is_one_heading() {
     .collect();
     assert_eq!(depths(&doc.tree), expected);
 }
+
+/// A cash-flow statement as 10-Ks set it: a title, a header of years right of the labels,
+/// a label line, rows of three figures (one with a blank cell under 2017), prose after it,
+/// and the statement running on at the top of the next page.
+fn cash_flow_statement() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let row = |pdf: &mut PdfBuilder, y: f32, label: &str, figures: [&str; 3]| {
+        let page = pdf.last_page();
+        page.text(72.0, y, 9.0, false, label);
+        for (x, f) in [400.0, 460.0, 520.0].into_iter().zip(figures) {
+            if !f.is_empty() {
+                page.text(x + 36.0 - 4.5 * f.len() as f32, y, 9.0, false, f);
+            }
+        }
+    };
+    pdf.page()
+        .text(72.0, 70.0, 16.0, true, "Item 8. Financial Statements")
+        .text(
+            72.0,
+            100.0,
+            11.0,
+            true,
+            "Consolidated Statement of Cash Flows",
+        )
+        .text(72.0, 120.0, 9.0, false, "(Millions)")
+        .text(418.0, 120.0, 9.0, false, "2018")
+        .text(478.0, 120.0, 9.0, false, "2017")
+        .text(538.0, 120.0, 9.0, false, "2016")
+        .text(
+            72.0,
+            134.0,
+            9.0,
+            false,
+            "Cash Flows from Investing Activities",
+        );
+    row(
+        &mut pdf,
+        147.0,
+        "Purchases of property, plant and equipment",
+        ["(1,577)", "(1,373)", "(1,420)"],
+    );
+    row(
+        &mut pdf,
+        160.0,
+        "Proceeds from sale of businesses",
+        ["846", "", "142"],
+    );
+    row(
+        &mut pdf,
+        173.0,
+        "Acquisitions, net of cash acquired",
+        ["13", "(2,023)", "(16)"],
+    );
+    pdf.last_page().text(
+        72.0,
+        200.0,
+        10.0,
+        false,
+        "Capital spending rose in 2018 as the Company had planned at the start of the year.",
+    );
+    pdf.page();
+    row(
+        &mut pdf,
+        80.0,
+        "Net cash used in investing activities",
+        ["(222)", "(3,086)", "(1,403)"],
+    );
+    row(
+        &mut pdf,
+        93.0,
+        "Net cash used in financing activities",
+        ["(6,701)", "(2,655)", "(4,626)"],
+    );
+    pdf.last_page().text(
+        72.0,
+        130.0,
+        10.0,
+        false,
+        "The notes that follow are an integral part of these statements of cash flows.",
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_statement_becomes_one_table_with_its_header_cells_and_boxes() {
+    let doc = index(&cash_flow_statement(), "cash-flows.pdf");
+    let tables: Vec<&nanoindex::core::Table> = doc
+        .tree
+        .iter_nodes()
+        .flat_map(|n| n.tables.iter())
+        .collect();
+    assert_eq!(tables.len(), 1, "{tables:#?}");
+    let t = tables[0];
+    assert_eq!(t.title, "Consolidated Statement of Cash Flows");
+    assert_eq!(t.page, 1);
+    assert_eq!(t.headers, ["(Millions)", "2018", "2017", "2016"], "{t:#?}");
+    let rows: Vec<Vec<&str>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["Cash Flows from Investing Activities", "", "", ""],
+            vec![
+                "Purchases of property, plant and equipment",
+                "(1,577)",
+                "(1,373)",
+                "(1,420)"
+            ],
+            vec!["Proceeds from sale of businesses", "846", "", "142"],
+            vec![
+                "Acquisitions, net of cash acquired",
+                "13",
+                "(2,023)",
+                "(16)"
+            ],
+            vec![
+                "Net cash used in investing activities",
+                "(222)",
+                "(3,086)",
+                "(1,403)"
+            ],
+            vec![
+                "Net cash used in financing activities",
+                "(6,701)",
+                "(2,655)",
+                "(4,626)"
+            ],
+        ]
+    );
+    // Cells carry boxes on their own page, under their header.
+    let capex = &t.cells[1][1];
+    let b = capex.bbox.as_ref().expect("a figure's box");
+    assert_eq!(b.page, 1);
+    assert!((b.x - 400.0 / 612.0).abs() < 0.03, "{b:?}");
+    assert_eq!(t.cells[4][2].bbox.as_ref().map(|b| b.page), Some(2));
+    let year = t.header_rows[0][1].bbox.as_ref().expect("a header's box");
+    assert!((year.x - 418.0 / 612.0).abs() < 0.03, "{year:?}");
+    assert!(t.section_id.starts_with("000") && t.id == format!("{}-t1", t.section_id));
+    assert!(
+        t.markdown
+            .starts_with("| (Millions) | 2018 | 2017 | 2016 |\n| --- | --- | --- | --- |\n"),
+        "{}",
+        t.markdown
+    );
+    assert!(t
+        .markdown
+        .contains("| Proceeds from sale of businesses | 846 |  | 142 |"));
+}

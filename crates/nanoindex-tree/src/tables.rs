@@ -1,0 +1,543 @@
+//! Tables of figures found in a node's text: financial statements and the other borderless
+//! tables of filings and releases, as a reader sees them.
+//!
+//! A table is a run of lines of one page that are table rows — one definition of a row for
+//! the whole engine, [`nanoindex_core::figures::is_row_before`] — with the label lines
+//! between them ("Current assets:") and the header lines above the first row ("2018 2017
+//! 2016", "Three Months Ended"). A row's cells are its label and the figures it ends with;
+//! the figures are put into columns by their horizontal position on the page (estimated
+//! within their span from the span's box), so a row with a blank cell keeps its figures under
+//! the right header. A table that runs on at the top of the next page, with as many columns,
+//! is the same table.
+
+use std::ops::Range;
+
+use nanoindex_core::extract::{RectPt, TextSpan};
+use nanoindex_core::figures::{is_row_before, is_table_row, numbers_in};
+use nanoindex_core::{BoundingBox, Table, TableCell};
+
+use crate::assemble::to_fraction;
+use crate::flat::FlatLine;
+
+/// At most this many lines above the first row are read as its header rows.
+const MAX_HEADER_LINES: usize = 3;
+
+/// One line cut into cells: the label (maybe empty) and the figure cells with their
+/// horizontal extent in PDF points.
+struct Cut {
+    label: String,
+    label_box: Option<RectPt>,
+    figures: Vec<(String, RectPt)>,
+}
+
+/// Tables in `lines[range]`, in reading order, each with the flat index of its first row
+/// (label lines included). Furniture lines are skipped. Each table has `page` (1-based, its first page), `title` (the short line above
+/// its headers, if any), `headers` (the last header row's texts, label column first),
+/// `rows` (cell texts, label first, `""` for a blank cell) and our `header_rows`, `cells`
+/// (text and box, page fractions) and `markdown`; `id` and `section_id` are set by the
+/// caller once node ids exist.
+pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
+    let body: Vec<usize> = range.filter(|&i| !lines[i].furniture).collect();
+    let text = |k: usize| lines[body[k]].line.text.trim();
+    let row_at = |k: usize| {
+        let next = body
+            .get(k + 1)
+            .filter(|&&n| lines[n].page_no == lines[body[k]].page_no)
+            .map(|&n| lines[n].line.text.trim());
+        is_row_before(text(k), next) && !names_periods(text(k))
+    };
+    // (first row's flat index, table, last page, columns)
+    let mut tables: Vec<(usize, Table, u32, usize)> = Vec::new();
+    let mut k = 0;
+    while k < body.len() {
+        if !row_at(k) {
+            k += 1;
+            continue;
+        }
+        let page = lines[body[k]].page_no;
+        // Where the first row's figures begin: a header line reaches over them.
+        let figure_left = cut(&lines[body[k]])
+            .figures
+            .iter()
+            .map(|f| f.1.x0)
+            .fold(f32::MAX, f32::min);
+        // The run: rows, and label lines followed by a row within two lines; a label line
+        // right under the header lines ("Cash Flows from Operating Activities") opens it.
+        let mut start = k;
+        if start > 0
+            && lines[body[start - 1]].page_no == page
+            && is_label_line(text(start - 1))
+            && !header_lines(lines, &body[..start - 1], page, figure_left).is_empty()
+        {
+            start -= 1;
+        }
+        let mut end = k + 1;
+        while end < body.len() && lines[body[end]].page_no == page {
+            let labels_rows = || {
+                is_label_line(text(end))
+                    && (1..=2).any(|d| {
+                        body.get(end + d).is_some_and(|&n| lines[n].page_no == page)
+                            && row_at(end + d)
+                    })
+            };
+            if !(row_at(end) || labels_rows()) {
+                break;
+            }
+            end += 1;
+        }
+        let run: Vec<usize> = body[start..end].to_vec();
+        k = end;
+        let figure_rows = run
+            .iter()
+            .filter(|&&i| is_table_row(lines[i].line.text.trim()))
+            .count();
+        if figure_rows < 2 {
+            continue;
+        }
+        let headers: Vec<usize> = header_lines(lines, &body[..start], page, figure_left);
+        // The table's title: the short line right above its headers, on its page.
+        let title = body[..start]
+            .iter()
+            .rev()
+            .nth(headers.len())
+            .map(|&i| &lines[i])
+            .filter(|l| l.page_no == page)
+            .map(|l| l.line.text.trim())
+            .filter(|t| {
+                t.split_whitespace().count() <= 12 && !t.ends_with(['.', '。']) && !is_table_row(t)
+            })
+            .unwrap_or_default()
+            .to_string();
+        let (table, columns) = build(lines, &headers, &run, title);
+        // Runs on from the foot of the previous page: the same table.
+        if let Some((_, prev, last_page, prev_columns)) = tables.last_mut() {
+            let first_on_page = body[..start]
+                .iter()
+                .rev()
+                .take_while(|&&i| lines[i].page_no == page)
+                .count()
+                <= headers.len() + 1;
+            if *last_page + 1 == page && *prev_columns == columns && first_on_page {
+                prev.rows.extend(table.rows);
+                prev.cells.extend(table.cells);
+                *last_page = page;
+                continue;
+            }
+        }
+        tables.push((body[start], table, page, columns));
+    }
+    tables
+        .into_iter()
+        .map(|(pos, mut t, _, _)| {
+            t.markdown = markdown(&t);
+            (pos, t)
+        })
+        .collect()
+}
+
+/// A line whose figures are all years, two or more (`(Millions) 2018 2017 2016`): a header
+/// that names the columns' periods, not a row.
+fn names_periods(text: &str) -> bool {
+    let numbers = numbers_in(text);
+    numbers.len() >= 2 && numbers.iter().all(|n| n.is_year())
+}
+
+/// A line that labels the rows under it: without figures, not a sentence, at most 20 words
+/// (`Current assets:`, `Adjustments to reconcile net income … to net cash` wrapped over two
+/// lines).
+fn is_label_line(text: &str) -> bool {
+    let words = text.split_whitespace().count();
+    (1..=20).contains(&words)
+        && !text.ends_with('.')
+        && numbers_in(text).is_empty()
+        && text.chars().any(char::is_alphabetic)
+}
+
+/// The header lines right above a table's first row on its page (up to
+/// [`MAX_HEADER_LINES`]): short lines that are no rows and either name periods (two or more
+/// years, or a year and some words), stand right of the label column (`Three Months Ended`),
+/// or reach over the figure columns, which begin at `figure_left` (PDF points; `Boiling
+/// Points °C min max avg`).
+fn header_lines(lines: &[FlatLine], before: &[usize], page: u32, figure_left: f32) -> Vec<usize> {
+    let mut out = Vec::new();
+    for &i in before.iter().rev().take(MAX_HEADER_LINES) {
+        let l = &lines[i];
+        let text = l.line.text.trim();
+        if l.page_no != page
+            || (is_table_row(text) && !names_periods(text))
+            || text.split_whitespace().count() > 12
+        {
+            break;
+        }
+        let years = numbers_in(text).iter().filter(|n| n.is_year()).count();
+        let indented = l.line.bbox.x0 > l.page_size.0 * 0.35;
+        let over_figures = l.line.bbox.x1 > figure_left && !text.ends_with(['.', '。', ':']);
+        if years >= 2
+            || (years >= 1 && text.chars().any(char::is_alphabetic))
+            || indented
+            || over_figures
+        {
+            out.push(i);
+        } else {
+            break;
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Cuts a row into its label and the figures it ends with: trailing tokens that are figures
+/// (`1,577`, `(1,577)`, `22.4%`, `—`), a lone `$` joined to the figure after it and a lone
+/// `%` to the one before.
+fn cut(l: &FlatLine) -> Cut {
+    let text = l.line.text.as_str();
+    let xs = char_positions(l);
+    let mut tokens: Vec<Range<usize>> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                tokens.push(s..i);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        tokens.push(s..text.len());
+    }
+    let is_figure = |t: &str| {
+        let bare = t
+            .trim_start_matches(['$', '(', '€', '£', '<', '>', '≈', '~', '+'])
+            .trim_end_matches([')', '%', '*']);
+        matches!(t, "—" | "–" | "-" | "$" | "%" | "N/A" | "n/a" | "NM")
+            || (!bare.is_empty()
+                && bare.chars().any(|c| c.is_ascii_digit())
+                && bare
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-')))
+    };
+    let mut first_figure = tokens.len();
+    while first_figure > 0 && is_figure(&text[tokens[first_figure - 1].clone()]) {
+        first_figure -= 1;
+    }
+    let mut figures: Vec<Range<usize>> = Vec::new();
+    let mut pending_dollar: Option<usize> = None;
+    for t in &tokens[first_figure..] {
+        let s = &text[t.clone()];
+        if s == "$" {
+            pending_dollar = Some(t.start);
+        } else if s == "%" && !figures.is_empty() {
+            if let Some(last) = figures.last_mut() {
+                last.end = t.end;
+            }
+        } else {
+            figures.push(pending_dollar.take().unwrap_or(t.start)..t.end);
+        }
+    }
+    let rect_of = |r: &Range<usize>| {
+        let x0 = xs.get(r.start).copied().unwrap_or(l.line.bbox.x0);
+        let x1 = xs.get(r.end).copied().unwrap_or(l.line.bbox.x1);
+        RectPt {
+            x0,
+            y0: l.line.bbox.y0,
+            x1: x1.max(x0),
+            y1: l.line.bbox.y1,
+        }
+    };
+    let label_end = tokens.get(first_figure).map_or(text.len(), |t| t.start);
+    let label = text[..label_end].trim().to_string();
+    let label_box = (!label.is_empty()).then(|| {
+        let start = text.len() - text.trim_start().len();
+        rect_of(&(start..label_end))
+    });
+    Cut {
+        label,
+        label_box,
+        figures: figures
+            .iter()
+            .map(|r| (text[r.clone()].trim().to_string(), rect_of(r)))
+            .collect(),
+    }
+}
+
+/// The x position (PDF points) of each byte offset of a line's text, plus one past the end,
+/// estimated from the boxes of its spans (characters spread evenly over their span's box).
+fn char_positions(l: &FlatLine) -> Vec<f32> {
+    let text = l.line.text.as_str();
+    let mut xs = vec![f32::NAN; text.len() + 1];
+    let mut cursor = 0;
+    for span in &l.line.spans {
+        let Some(found) = text[cursor..].find(span.text.as_str()).map(|f| f + cursor) else {
+            continue;
+        };
+        let n = span.text.chars().count().max(1) as f32;
+        for (k, (i, _)) in span.text.char_indices().enumerate() {
+            xs[found + i] = span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k as f32 / n;
+        }
+        xs[found + span.text.len()] = span.bbox.x1;
+        cursor = found + span.text.len();
+    }
+    // Offsets no span covered (spaces between spans) take the position before them.
+    let mut last = l.line.bbox.x0;
+    for x in &mut xs {
+        if x.is_nan() {
+            *x = last;
+        } else {
+            last = *x;
+        }
+    }
+    xs
+}
+
+/// Builds a table from its header lines and its run of rows; returns it with its number of
+/// figure columns.
+fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) -> (Table, usize) {
+    let cuts: Vec<(usize, Cut)> = run.iter().map(|&i| (i, cut(&lines[i]))).collect();
+    // Where the figure columns begin: header text left of it heads the label column.
+    let left = cuts
+        .iter()
+        .flat_map(|(_, c)| c.figures.iter().map(|f| f.1.x0))
+        .fold(f32::MAX, f32::min);
+    // Columns: as many as most rows with figures have (the larger count on a tie); a row
+    // with more figures (a value split at a space) keeps them all, in extra cells at its end.
+    let mut counts = std::collections::BTreeMap::new();
+    for (_, c) in cuts.iter().filter(|(_, c)| !c.figures.is_empty()) {
+        *counts.entry(c.figures.len()).or_insert(0usize) += 1;
+    }
+    let columns = counts
+        .iter()
+        .max_by_key(|&(&n, &rows)| (rows, n))
+        .map_or(0, |(&n, _)| n);
+    // Column positions: the mean right edge of each column over the rows that fill them all.
+    let full: Vec<&Cut> = cuts
+        .iter()
+        .map(|(_, c)| c)
+        .filter(|c| c.figures.len() == columns)
+        .collect();
+    let edges: Vec<f32> = (0..columns)
+        .map(|j| full.iter().map(|c| c.figures[j].1.x1).sum::<f32>() / full.len().max(1) as f32)
+        .collect();
+    let nearest = |x: f32| {
+        edges
+            .iter()
+            .enumerate()
+            .min_by(|a, b| (a.1 - x).abs().total_cmp(&(b.1 - x).abs()))
+            .map_or(0, |(j, _)| j)
+    };
+    let cell = |text: String, rect: Option<RectPt>, l: &FlatLine| TableCell {
+        text,
+        bbox: rect.map(|r| to_fraction(r, l.page_no, l.page_size, "table_cell")),
+    };
+    let mut cells: Vec<Vec<TableCell>> = Vec::new();
+    for (i, c) in cuts {
+        let l = &lines[i];
+        let width = columns.max(c.figures.len());
+        let mut row: Vec<TableCell> = (0..=width).map(|_| TableCell::default()).collect();
+        row[0] = cell(c.label, c.label_box, l);
+        let aligned = c.figures.len() >= columns;
+        let mut used = vec![false; width];
+        for (k, (text, rect)) in c.figures.into_iter().enumerate() {
+            let mut j = if aligned { k } else { nearest(rect.x1) };
+            // Two figures nearest one column: the later takes the next free one (or the
+            // first free one, when none is free after it).
+            while j < width && used[j] {
+                j += 1;
+            }
+            if j == width {
+                j = used.iter().position(|&u| !u).unwrap_or(width);
+            }
+            if let Some(slot) = used.get_mut(j) {
+                *slot = true;
+                row[j + 1] = cell(text, Some(rect), l);
+            }
+        }
+        cells.push(row);
+    }
+    // Header rows: each span over the figure columns goes to the column nearest its right
+    // edge; text that ends left of the columns is the label column's header.
+    let header_rows: Vec<Vec<TableCell>> = headers
+        .iter()
+        .map(|&i| {
+            let l = &lines[i];
+            let mut row: Vec<TableCell> = (0..=columns).map(|_| TableCell::default()).collect();
+            let spans: Vec<&TextSpan> = l
+                .line
+                .spans
+                .iter()
+                .filter(|s| !s.text.trim().is_empty())
+                .collect();
+            let mut pieces: Vec<(String, RectPt)> =
+                spans.iter().flat_map(|s| header_pieces(s)).collect();
+            // "min max avg" set as one span over three columns: a word each.
+            let words: Vec<(String, RectPt)> = spans.iter().flat_map(|s| words_of(s)).collect();
+            if pieces.iter().filter(|p| p.1.x1 > left).count() < columns
+                && words.iter().filter(|w| w.1.x1 > left).count() == columns
+            {
+                pieces = words;
+            }
+            for (text, rect) in pieces {
+                let j = if rect.x1 <= left || columns == 0 {
+                    0
+                } else {
+                    nearest(rect.x1) + 1
+                };
+                let target = &mut row[j];
+                if !target.text.is_empty() {
+                    target.text.push(' ');
+                }
+                target.text.push_str(&text);
+                let b = to_fraction(rect, l.page_no, l.page_size, "table_cell");
+                target.bbox = Some(match target.bbox.take() {
+                    Some(a) => union(&a, &b),
+                    None => b,
+                });
+            }
+            row
+        })
+        .collect();
+    let page = lines[run[0]].page_no;
+    let bounds = run
+        .iter()
+        .chain(headers)
+        .map(|&i| lines[i].line.bbox)
+        .reduce(|a, b| a.union(&b))
+        .map(|r| to_fraction(r, page, lines[run[0]].page_size, "table"));
+    let table = Table {
+        title,
+        headers: header_rows
+            .last()
+            .map(|r| r.iter().map(|c| c.text.clone()).collect())
+            .unwrap_or_default(),
+        rows: cells
+            .iter()
+            .map(|r| r.iter().map(|c| c.text.clone()).collect())
+            .collect(),
+        page,
+        bounding_box: bounds.and_then(|b| serde_json::to_value(b).ok()),
+        header_rows,
+        cells,
+        ..Table::default()
+    };
+    (table, columns)
+}
+
+/// A header span cut at runs of two or more spaces or before each year, with estimated
+/// boxes: `2018 2017 2016` set as one span gives three pieces.
+fn header_pieces(span: &TextSpan) -> Vec<(String, RectPt)> {
+    let text = span.text.as_str();
+    let n = text.chars().count().max(1) as f32;
+    let x_at = |byte: usize| {
+        let k = text[..byte].chars().count() as f32;
+        span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
+    };
+    let years: Vec<Range<usize>> = numbers_in(text)
+        .into_iter()
+        .filter(|m| m.is_year())
+        .map(|m| m.range)
+        .collect();
+    let pieces: Vec<Range<usize>> = if years.len() >= 2 {
+        // "(Millions) 2018 2017 2016": the words before the years head the label column.
+        let head = &text[..years[0].start];
+        let s = head.len() - head.trim_start().len();
+        let e = head.trim_end().len();
+        (e > s).then_some(s..e).into_iter().chain(years).collect()
+    } else {
+        let s = text.len() - text.trim_start().len();
+        std::iter::once(s..s + text.trim().len()).collect()
+    };
+    pieces
+        .into_iter()
+        .map(|r| {
+            let rect = RectPt {
+                x0: x_at(r.start),
+                y0: span.bbox.y0,
+                x1: x_at(r.end),
+                y1: span.bbox.y1,
+            };
+            (text[r].trim().to_string(), rect)
+        })
+        .collect()
+}
+
+/// The words of a span with boxes estimated from the span's box (characters spread evenly).
+fn words_of(span: &TextSpan) -> Vec<(String, RectPt)> {
+    let text = span.text.as_str();
+    let n = text.chars().count().max(1) as f32;
+    let x_at = |byte: usize| {
+        let k = text[..byte].chars().count() as f32;
+        span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
+    };
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                let rect = RectPt {
+                    x0: x_at(s),
+                    y0: span.bbox.y0,
+                    x1: x_at(i),
+                    y1: span.bbox.y1,
+                };
+                out.push((text[s..i].to_string(), rect));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The smallest box holding both (same page assumed; the first's page is kept).
+fn union(a: &BoundingBox, b: &BoundingBox) -> BoundingBox {
+    let x0 = a.x.min(b.x);
+    let y0 = a.y.min(b.y);
+    let x1 = (a.x + a.width).max(b.x + b.width);
+    let y1 = (a.y + a.height).max(b.y + b.height);
+    BoundingBox {
+        x: x0,
+        y: y0,
+        width: x1 - x0,
+        height: y1 - y0,
+        ..a.clone()
+    }
+}
+
+/// The table in GitHub-flavoured markdown: its last header row (or blank headers), a rule,
+/// then its rows; `|` in a cell is escaped.
+fn markdown(t: &Table) -> String {
+    let width = t
+        .rows
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(t.headers.len());
+    if width == 0 {
+        return String::new();
+    }
+    let line = |cells: &[String]| {
+        let mut out = String::from("|");
+        for j in 0..width {
+            let c = cells.get(j).map_or("", String::as_str).replace('|', "\\|");
+            out.push(' ');
+            out.push_str(&c);
+            out.push_str(" |");
+        }
+        out.push('\n');
+        out
+    };
+    let mut out = line(&t.headers);
+    out.push('|');
+    out.push_str(&" --- |".repeat(width));
+    out.push('\n');
+    for row in &t.rows {
+        out.push_str(&line(row));
+    }
+    out
+}
