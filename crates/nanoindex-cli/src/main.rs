@@ -3,6 +3,7 @@
 
 mod args;
 mod cmd_ask;
+mod cmd_extract;
 mod cmd_generate;
 mod cmd_index;
 mod cmd_kb;
@@ -30,6 +31,8 @@ enum Command {
     Index(cmd_index::IndexArgs),
     /// Print the outline of a tree file: node id, title and pages.
     Tree(cmd_tree::TreeArgs),
+    /// Write the tables of figures of a PDF or tree as markdown, JSON or CSV (no model).
+    Extract(cmd_extract::ExtractArgs),
     /// Run a text model on one prompt and stream the reply (for trying a model).
     Generate(cmd_generate::GenerateArgs),
     /// Show the models directory and which known models are installed.
@@ -60,6 +63,7 @@ fn main() -> std::process::ExitCode {
         Command::Ask(args) => cmd_ask::run(args),
         Command::Index(args) => cmd_index::run(args),
         Command::Tree(args) => cmd_tree::run(args),
+        Command::Extract(args) => cmd_extract::run(args),
         Command::Generate(args) => cmd_generate::run(args),
         Command::Models(args) => cmd_models::run(args),
         Command::Kb(args) => cmd_kb::run(args),

@@ -279,6 +279,107 @@ fn tree_of_a_broken_file_names_it() {
     assert!(stderr(&out).contains("bad.tree.json` is not a valid tree file"));
 }
 
+/// A two-page filing: a cash-flow statement on page 1 under a header of years, a note with
+/// prose on page 2.
+fn statement(path: &Path) {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf
+        .page()
+        .text(
+            72.0,
+            70.0,
+            14.0,
+            true,
+            "Consolidated Statement of Cash Flows",
+        )
+        .text(72.0, 95.0, 9.0, false, "(Millions)")
+        .text(420.0, 95.0, 9.0, false, "2018")
+        .text(490.0, 95.0, 9.0, false, "2017");
+    for (i, (label, a, b)) in [
+        (
+            "Purchases of property, plant and equipment",
+            "(1,577)",
+            "(1,373)",
+        ),
+        ("Proceeds from sale of businesses", "846", "1,065"),
+        ("Net cash used in investing activities", "(222)", "(3,086)"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let y = 110.0 + 13.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label)
+            .text(445.0 - 4.5 * a.len() as f32, y, 9.0, false, a)
+            .text(515.0 - 4.5 * b.len() as f32, y, 9.0, false, b);
+    }
+    pdf.page().text(
+        72.0,
+        80.0,
+        10.0,
+        false,
+        "Note 1. The Company spent more on plant in 2018 than it had planned.",
+    );
+    std::fs::write(path, pdf.to_bytes()).unwrap();
+}
+
+#[test]
+fn extract_writes_the_tables_as_csv_json_and_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("statement.pdf");
+    statement(&pdf);
+    let cache = dir.path().join("cache");
+    let extract = |args: &[&str]| {
+        bin()
+            .env("NANOINDEX_CACHE", &cache)
+            .arg("extract")
+            .arg(&pdf)
+            .args(args)
+            .output()
+            .expect("binary runs")
+    };
+    let csv = extract(&["--format", "csv"]);
+    assert!(csv.status.success(), "{}", stderr(&csv));
+    let csv = String::from_utf8_lossy(&csv.stdout).into_owned();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "table_id,page,kind,cells…");
+    assert!(
+        lines[1].ends_with(",1,header,(Millions),2018,2017"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].ends_with(
+            ",1,row,\"Purchases of property, plant and equipment\",\"(1,577)\",\"(1,373)\""
+        ),
+        "{csv}"
+    );
+    assert_eq!(lines.len(), 5, "{csv}");
+
+    let json = extract(&["--format", "json", "--pages", "1"]);
+    let tables: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(tables[0]["title"], "Consolidated Statement of Cash Flows");
+    assert_eq!(tables[0]["rows"][1][2], "1,065");
+    let cell = &tables[0]["cells"][1][2]["bbox"];
+    assert_eq!(cell["page"], 1);
+    assert_eq!(cell["region_type"], "table_cell");
+
+    let none = extract(&["--pages", "2"]);
+    assert!(none.status.success());
+    assert!(none.stdout.is_empty());
+    assert!(
+        stderr(&none).contains("no table of figures found"),
+        "{}",
+        stderr(&none)
+    );
+
+    let bad = extract(&["--pages", "3-x"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("`x` is not a page number"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
 /// The first-impression frictions a new user met (issue 10): an empty folder, a folder
 /// given to `tree`, help texts that name what exists, a bare `.gguf` path as `--llm`.
 #[test]

@@ -61,16 +61,23 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
             .iter()
             .map(|f| f.1.x0)
             .fold(f32::MAX, f32::min);
-        // The run: rows, and label lines followed by a row within two lines; a label line
-        // right under the header lines ("Cash Flows from Operating Activities") opens it.
-        let mut start = k;
-        if start > 0
-            && lines[body[start - 1]].page_no == page
-            && is_label_line(text(start - 1))
-            && !header_lines(lines, &body[..start - 1], page, figure_left).is_empty()
+        // The run: rows, rows of one figure after the first, and label lines followed by a
+        // row within two lines; up to two label lines right under the header lines
+        // ("Assets", "Current assets") open it.
+        let mut above = k;
+        while above > 0
+            && k - above < 2
+            && lines[body[above - 1]].page_no == page
+            && is_label_line(text(above - 1))
         {
-            start -= 1;
+            above -= 1;
         }
+        let start =
+            if above < k && !header_lines(lines, &body[..above], page, figure_left).is_empty() {
+                above
+            } else {
+                k
+            };
         let mut end = k + 1;
         while end < body.len() && lines[body[end]].page_no == page {
             let labels_rows = || {
@@ -80,7 +87,8 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
                             && row_at(end + d)
                     })
             };
-            if !(row_at(end) || labels_rows()) {
+            let row = row_at(end) || one_figure_row(text(end)) || ends_in_figures(text(end));
+            if !(row || labels_rows()) {
                 break;
             }
             end += 1;
@@ -95,17 +103,20 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
             continue;
         }
         let headers: Vec<usize> = header_lines(lines, &body[..start], page, figure_left);
-        // The table's title: the short line right above its headers, on its page.
+        // The table's title: the short line above its headers on its page, passing over
+        // lines that only state the period ("Years ended December 31").
         let title = body[..start]
             .iter()
             .rev()
-            .nth(headers.len())
+            .skip(headers.len())
+            .take(3)
             .map(|&i| &lines[i])
-            .filter(|l| l.page_no == page)
+            .take_while(|l| l.page_no == page)
             .map(|l| l.line.text.trim())
-            .filter(|t| {
+            .take_while(|t| {
                 t.split_whitespace().count() <= 12 && !t.ends_with(['.', '。']) && !is_table_row(t)
             })
+            .find(|t| !states_period(t))
             .unwrap_or_default()
             .to_string();
         let (table, columns) = build(lines, &headers, &run, title);
@@ -140,6 +151,62 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
 fn names_periods(text: &str) -> bool {
     let numbers = numbers_in(text);
     numbers.len() >= 2 && numbers.iter().all(|n| n.is_year())
+}
+
+/// A row of a table that holds one figure, at its end, after a label of at most 15 words
+/// (`Total other comprehensive income (loss), net of tax (888)`): part of a table it is in,
+/// never the start of one.
+fn one_figure_row(text: &str) -> bool {
+    let numbers = numbers_in(text);
+    let last = text.split_whitespace().last().unwrap_or("");
+    numbers.len() == 1
+        && text.split_whitespace().count() <= 16
+        && last.chars().any(|c| c.is_ascii_digit())
+        && !last.chars().any(char::is_alphabetic)
+        && !last.ends_with('.')
+}
+
+/// Whether a token of a row is (part of) a figure cell: `1,577`, `(1,577)`, `$`, `22.4%`,
+/// `>5000`, `—`, `N/A`. `8)` closes a parenthesis the label opened (`(… per share, Note
+/// 8)`) and `31,` is a date's day: neither is.
+fn is_figure_token(t: &str) -> bool {
+    // "31," is a date's day ("December 31, 2015"); a figure cell never ends in a comma.
+    if (t.ends_with(')') && !t.contains('(')) || t.ends_with(',') {
+        return false;
+    }
+    let bare = t
+        .trim_start_matches(['$', '(', '€', '£', '<', '>', '≈', '~', '+'])
+        .trim_end_matches([')', '%', '*']);
+    matches!(t, "—" | "–" | "-" | "$" | "%" | "N/A" | "n/a" | "NM")
+        || (!bare.is_empty()
+            && bare.chars().any(|c| c.is_ascii_digit())
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-')))
+}
+
+/// Whether a line of a table's run ends in two or more figures after a label
+/// (`Dividends declared ($4.44 per share, Note 8) (2,678) (2,678)`): a row inside a table
+/// even where figures in its label keep it from reading as a row on its own.
+fn ends_in_figures(text: &str) -> bool {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let trailing = tokens
+        .iter()
+        .rev()
+        .take_while(|t| is_figure_token(t))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .count();
+    trailing >= 2 && tokens.len() > trailing
+}
+
+/// A line that only states the period of the figures under it: `Years ended December 31`,
+/// `Three Months Ended`, `As of June 30, 2023`, `At December 31`.
+fn states_period(text: &str) -> bool {
+    let t = text.to_lowercase();
+    t.contains(" ended")
+        || t.starts_with("ended")
+        || t.starts_with("as of ")
+        || t.starts_with("at ")
 }
 
 /// A line that labels the rows under it: without figures, not a sentence, at most 20 words
@@ -207,20 +274,23 @@ fn cut(l: &FlatLine) -> Cut {
     if let Some(s) = start {
         tokens.push(s..text.len());
     }
-    let is_figure = |t: &str| {
-        let bare = t
-            .trim_start_matches(['$', '(', '€', '£', '<', '>', '≈', '~', '+'])
-            .trim_end_matches([')', '%', '*']);
-        matches!(t, "—" | "–" | "-" | "$" | "%" | "N/A" | "n/a" | "NM")
-            || (!bare.is_empty()
-                && bare.chars().any(|c| c.is_ascii_digit())
-                && bare
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-')))
-    };
     let mut first_figure = tokens.len();
-    while first_figure > 0 && is_figure(&text[tokens[first_figure - 1].clone()]) {
+    while first_figure > 0 && is_figure_token(&text[tokens[first_figure - 1].clone()]) {
         first_figure -= 1;
+    }
+    // "Balance at December 31, 2015 $ 11,468": the year after a date's day is the label's.
+    while first_figure > 0 && first_figure < tokens.len() {
+        let before = &text[tokens[first_figure - 1].clone()];
+        let token = &text[tokens[first_figure].clone()];
+        let year = token.len() == 4
+            && token
+                .parse::<u32>()
+                .is_ok_and(|y| (1900..=2100).contains(&y));
+        if year && before.ends_with(',') {
+            first_figure += 1;
+        } else {
+            break;
+        }
     }
     let mut figures: Vec<Range<usize>> = Vec::new();
     let mut pending_dollar: Option<usize> = None;
@@ -377,11 +447,24 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
             {
                 pieces = words;
             }
-            for (text, rect) in pieces {
-                let j = if rect.x1 <= left || columns == 0 {
-                    0
-                } else {
-                    nearest(rect.x1) + 1
+            // As many years as columns ("(Millions) 2018 2017 2016"): one a column, in order;
+            // the words before them head the labels. (Positions inside a span are estimates
+            // that a wide gap between its words throws off.)
+            let years: Vec<usize> = pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    p.0.len() == 4 && p.0.parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let by_order = columns > 0 && years.len() == columns;
+            for (i, (text, rect)) in pieces.into_iter().enumerate() {
+                let j = match years.iter().position(|&y| y == i) {
+                    Some(k) if by_order => k + 1,
+                    None if by_order && i < years[0] => 0,
+                    _ if rect.x1 <= left || columns == 0 => 0,
+                    _ => nearest(rect.x1) + 1,
                 };
                 let target = &mut row[j];
                 if !target.text.is_empty() {
@@ -540,4 +623,32 @@ fn markdown(t: &Table) -> String {
         out.push_str(&line(row));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_of_one_figure_continues_a_table() {
+        assert!(one_figure_row(
+            "Total other comprehensive income (loss), net of tax (888)"
+        ));
+        assert!(!one_figure_row("Revenue grew 12% in the year."));
+        assert!(!one_figure_row("Net sales 1,200 1,100"));
+        assert!(ends_in_figures(
+            "Dividends declared ($4.44 per share, Note 8) (2,678) (2,678)"
+        ));
+        assert!(!ends_in_figures("1,200 1,100"));
+        assert!(!ends_in_figures(
+            "The plan ran from 2019 to 2021 and cost 5 million."
+        ));
+    }
+
+    #[test]
+    fn periods_are_no_titles() {
+        assert!(states_period("Years ended December 31"));
+        assert!(states_period("At December 31"));
+        assert!(!states_period("Consolidated Balance Sheet"));
+    }
 }

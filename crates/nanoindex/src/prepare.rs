@@ -35,7 +35,7 @@ pub const GRAPH_REVISION: u32 = 3;
 /// the next letter is set over, "SEG MENT", are joined; 8: lettered clauses `(a) Title.`,
 /// defined terms with their alternatives, keyword headings titled by the next lines, opinion
 /// openings and numbered parts, running heads below the margin, headings under outline
-/// leaves merged); it is part of the cache directory
+/// leaves merged, tables of figures in `TreeNode.tables`); it is part of the cache directory
 /// name, so trees of other revisions are rebuilt.
 pub const TREE_REVISION: u32 = 8;
 

@@ -1,0 +1,159 @@
+//! `nanoindex-local extract`: the tables of a PDF (or of a tree written by `index`) as
+//! markdown, JSON or CSV, each with its page and the node that holds it. No model runs.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use nanoindex::core::Table;
+
+use crate::args::{engine, OpenArgs};
+
+/// How `extract` writes the tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Each table as a GitHub-flavoured markdown table under a `##` line naming its title,
+    /// page and node.
+    Markdown,
+    /// A JSON array of tables: NanoIndex's fields (`id`, `title`, `headers`, `rows`, `page`,
+    /// `section_id`, `bounding_box`) and ours (`header_rows`, `cells` with boxes, `markdown`).
+    Json,
+    /// One CSV of all tables, a record per row: `table_id`, `page`, `kind` (`header` or
+    /// `row`), then the row's cells (records differ in length between tables).
+    Csv,
+}
+
+/// Arguments of `extract`.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// A PDF, or a tree file written by `index`.
+    file: PathBuf,
+    /// Only tables that start on these 1-based pages: `5`, `3-7` or `1,4-6`.
+    #[arg(long)]
+    pages: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    open: OpenArgs,
+}
+
+/// Parses a page list (`5`, `3-7`, `1,4-6`; 1-based, ranges inclusive).
+///
+/// # Errors
+/// A part that is not a page number or a range of two in rising order.
+fn parse_pages(spec: &str) -> anyhow::Result<BTreeSet<u32>> {
+    let mut pages = BTreeSet::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let page = |s: &str| -> anyhow::Result<u32> {
+            s.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p >= 1)
+                .with_context(|| format!("`--pages {spec}`: `{s}` is not a page number (1, 2, …)"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (page(a)?, page(b)?);
+                if a > b {
+                    bail!("`--pages {spec}`: the range `{part}` runs backwards");
+                }
+                pages.extend(a..=b);
+            }
+            None => {
+                pages.insert(page(part)?);
+            }
+        }
+    }
+    if pages.is_empty() {
+        bail!("`--pages {spec}` names no page");
+    }
+    Ok(pages)
+}
+
+/// Runs `extract`.
+pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
+    let pages = args.pages.as_deref().map(parse_pages).transpose()?;
+    let open = OpenArgs {
+        password: args.open.password.clone(),
+        // Tables need no passage vectors.
+        no_dense: true,
+    };
+    let prepared = engine(&open, None).prepare(&args.file, &mut |m| eprintln!("{m}"))?;
+    let tables: Vec<&Table> = prepared
+        .document
+        .tree
+        .iter_nodes()
+        .flat_map(|n| n.tables.iter())
+        .filter(|t| pages.as_ref().is_none_or(|p| p.contains(&t.page)))
+        .collect();
+    if tables.is_empty() {
+        eprintln!(
+            "no table of figures found in `{}`{}",
+            args.file.display(),
+            args.pages
+                .as_deref()
+                .map(|p| format!(" on pages {p}"))
+                .unwrap_or_default()
+        );
+    }
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write `{}`", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    match args.format {
+        Format::Markdown => {
+            for t in &tables {
+                let title = if t.title.is_empty() {
+                    "Table"
+                } else {
+                    &t.title
+                };
+                writeln!(out, "## {title} (page {}, node {})\n", t.page, t.section_id)?;
+                writeln!(out, "{}", t.markdown)?;
+            }
+        }
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&tables)?)?,
+        Format::Csv => {
+            let mut csv = csv::WriterBuilder::new().flexible(true).from_writer(out);
+            csv.write_record(["table_id", "page", "kind", "cells…"])?;
+            for t in &tables {
+                let page = t.page.to_string();
+                let header_rows = t.header_rows.iter().map(|r| ("header", r));
+                for (kind, row) in header_rows.chain(t.cells.iter().map(|r| ("row", r))) {
+                    let lead = [t.id.as_str(), page.as_str(), kind];
+                    csv.write_record(lead.into_iter().chain(row.iter().map(|c| c.text.as_str())))?;
+                }
+            }
+            csv.flush()?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_lists_read_as_written_and_bad_ones_say_why() {
+        let got: Vec<u32> = parse_pages("1,4-6, 9").unwrap().into_iter().collect();
+        assert_eq!(got, [1, 4, 5, 6, 9]);
+        let err = parse_pages("7-3").unwrap_err().to_string();
+        assert!(err.contains("runs backwards"), "{err}");
+        let err = parse_pages("0").unwrap_err().to_string();
+        assert!(err.contains("`0` is not a page number"), "{err}");
+        assert!(parse_pages(",").is_err());
+    }
+}
