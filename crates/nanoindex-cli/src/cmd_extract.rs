@@ -1,7 +1,6 @@
 //! `nanoindex-local extract`: the tables of a PDF (or of a tree written by `index`) as
 //! markdown, JSON or CSV, each with its page and the node that holds it. No model runs.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,12 +43,22 @@ pub struct ExtractArgs {
     open: OpenArgs,
 }
 
+/// Pages as ranges, 1-based and inclusive.
+#[derive(Debug)]
+struct Pages(Vec<(u32, u32)>);
+
+impl Pages {
+    fn contains(&self, page: u32) -> bool {
+        self.0.iter().any(|&(a, b)| (a..=b).contains(&page))
+    }
+}
+
 /// Parses a page list (`5`, `3-7`, `1,4-6`; 1-based, ranges inclusive).
 ///
 /// # Errors
 /// A part that is not a page number or a range of two in rising order.
-fn parse_pages(spec: &str) -> anyhow::Result<BTreeSet<u32>> {
-    let mut pages = BTreeSet::new();
+fn parse_pages(spec: &str) -> anyhow::Result<Pages> {
+    let mut pages = Vec::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let page = |s: &str| -> anyhow::Result<u32> {
             s.trim()
@@ -64,17 +73,18 @@ fn parse_pages(spec: &str) -> anyhow::Result<BTreeSet<u32>> {
                 if a > b {
                     bail!("`--pages {spec}`: the range `{part}` runs backwards");
                 }
-                pages.extend(a..=b);
+                pages.push((a, b));
             }
             None => {
-                pages.insert(page(part)?);
+                let p = page(part)?;
+                pages.push((p, p));
             }
         }
     }
     if pages.is_empty() {
         bail!("`--pages {spec}` names no page");
     }
-    Ok(pages)
+    Ok(Pages(pages))
 }
 
 /// Runs `extract`.
@@ -91,7 +101,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         .tree
         .iter_nodes()
         .flat_map(|n| n.tables.iter())
-        .filter(|t| pages.as_ref().is_none_or(|p| p.contains(&t.page)))
+        .filter(|t| pages.as_ref().is_none_or(|p| p.contains(t.page)))
         .collect();
     if tables.is_empty() {
         eprintln!(
@@ -119,7 +129,13 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
                     &t.title
                 };
                 writeln!(out, "## {title} (page {}, node {})\n", t.page, t.section_id)?;
-                writeln!(out, "{}", t.markdown)?;
+                // Trees written by NanoIndex carry no markdown: render it from the rows.
+                let markdown = if t.markdown.is_empty() {
+                    t.to_markdown()
+                } else {
+                    t.markdown.clone()
+                };
+                writeln!(out, "{markdown}")?;
             }
         }
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&tables)?)?,
@@ -148,8 +164,11 @@ mod tests {
 
     #[test]
     fn page_lists_read_as_written_and_bad_ones_say_why() {
-        let got: Vec<u32> = parse_pages("1,4-6, 9").unwrap().into_iter().collect();
+        let pages = parse_pages("1,4-6, 9").unwrap();
+        let got: Vec<u32> = (1..=10).filter(|&p| pages.contains(p)).collect();
         assert_eq!(got, [1, 4, 5, 6, 9]);
+        // A range is kept as a range, however long.
+        assert!(parse_pages("1-4000000000").unwrap().contains(3_999_999_999));
         let err = parse_pages("7-3").unwrap_err().to_string();
         assert!(err.contains("runs backwards"), "{err}");
         let err = parse_pages("0").unwrap_err().to_string();

@@ -105,7 +105,8 @@ pub struct Table {
     /// first page (headers and rows, page fractions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounding_box: Option<serde_json::Value>,
-    /// Header rows above the body, top first, each as wide as a body row (ours).
+    /// Header rows above the body, top first, each with a label cell and one cell per figure
+    /// column, as body rows have (ours).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub header_rows: Vec<Vec<TableCell>>,
     /// Body rows as cells with their boxes, label cell first (ours); `rows` holds their text.
@@ -114,6 +115,53 @@ pub struct Table {
     /// The table in GitHub-flavoured markdown: last header row, a rule, the rows (ours).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub markdown: String,
+}
+
+impl Table {
+    /// The table in GitHub-flavoured markdown: its last header row (`headers`; blank when it
+    /// has none), a rule, then its `rows`, as wide as its widest row; `|` in a cell is
+    /// escaped. Empty for a table without rows or headers.
+    ///
+    /// ```
+    /// let t = nanoindex_core::Table {
+    ///     headers: vec!["".into(), "2018".into()],
+    ///     rows: vec![vec!["Net sales".into(), "1,200".into()]],
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(t.to_markdown(), "|  | 2018 |\n| --- | --- |\n| Net sales | 1,200 |\n");
+    /// ```
+    #[must_use]
+    pub fn to_markdown(&self) -> String {
+        let width = self
+            .rows
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .max(self.headers.len());
+        if width == 0 {
+            return String::new();
+        }
+        let line = |cells: &[String]| {
+            let mut out = String::from("|");
+            for j in 0..width {
+                let c = cells.get(j).map_or("", String::as_str).replace('|', "\\|");
+                out.push(' ');
+                out.push_str(&c);
+                out.push_str(" |");
+            }
+            out.push('\n');
+            out
+        };
+        let mut out = line(&self.headers);
+        out.push('|');
+        out.push_str(&" --- |".repeat(width));
+        out.push('\n');
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
 }
 
 /// One cell of a [`Table`]: its text (empty for a blank cell) and, when it holds text, its box
@@ -133,7 +181,8 @@ pub struct TableCell {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SplitMethod {
-    /// (a) Headings found inside its text (`headings`).
+    /// (a) Headings found inside its text (`headings`): an oversized leaf, or a leaf of the
+    /// PDF's outline of any size whose headings were merged under it.
     Headings,
     /// (b) Subsection starts proposed by the model and found verbatim (`llm_boundaries`).
     LlmBoundaries,

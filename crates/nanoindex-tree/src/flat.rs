@@ -67,7 +67,8 @@ const HEAD_LINES: usize = 3;
 
 /// Flattens the pages and marks furniture: lines in the top 12 % or bottom 10 % of the page,
 /// or among its first [`HEAD_LINES`] lines, whose digit-folded text recurs there on at least
-/// 3 pages (and 4 % of pages), plus bare page numbers in the margins; a line that states a table's unit ("(In millions)") is
+/// 3 pages (and 4 % of pages) — below the margin, except on the first of those pages —
+/// plus bare page numbers in the margins; a line that states a table's unit ("(In millions)") is
 /// never furniture, and neither is any line of a page that would otherwise keep no text.
 pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
     let mut out = Vec::new();
@@ -130,8 +131,12 @@ pub fn flatten(doc: &ExtractedDocument) -> Vec<FlatLine<'_>> {
             && (key.chars().all(|c| c == '#' || c == ' ' || c == '-')
                 || key.starts_with("page #")
                 || key.len() <= 6 && key.chars().any(|c| c == '#'));
-        let repeats = pages_with.get(&key).map_or(0, |p| p.len()) >= threshold;
-        l.furniture = (repeats || bare_number) && !states_unit(&key);
+        let pages = pages_with.get(&key);
+        let repeats = pages.map_or(0, |p| p.len()) >= threshold;
+        // Below the margin, the first page a line stands on is its own (a section's title
+        // that then runs as the head of its pages, a table's first header).
+        let first = !margin && pages.and_then(|p| p.iter().min()) == Some(&l.page_no);
+        l.furniture = (repeats || bare_number) && !states_unit(&key) && !first;
     }
     // A page is never emptied: when every line of a page would be furniture (pages that hold
     // one repeated line at the top, such as "Chapter 3" on each page of an outline file),
@@ -245,7 +250,10 @@ mod tests {
         });
         let flat = flatten(&doc);
         let furniture: Vec<bool> = flat.iter().map(|l| l.furniture).collect();
-        assert_eq!(furniture, [true, true, false].repeat(5));
+        // On its first page the line is the text's own (a title that then runs as a head).
+        let mut expected = [true, true, false].repeat(5);
+        expected[1] = false;
+        assert_eq!(furniture, expected);
     }
 
     #[test]

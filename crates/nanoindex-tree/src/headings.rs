@@ -70,12 +70,16 @@ fn toc_page_number(text: &str) -> Option<u32> {
         (1..=3).contains(&p.len())
             && p.chars().all(|c| c.is_ascii_uppercase())
             && (1..=3).contains(&n.len())
+            // "EXHIBIT B-1" is a heading: a keyword alone is no entry's title.
+            && !rest
+                .iter()
+                .all(|w| SECTION_KEYWORDS.contains(&w.to_lowercase().as_str()))
     }) {
         // Pages of financial statements and attachments: `F-12`, `A-1`, `SA-1`, `EB-1`.
         n.parse().ok()?
-    } else if last.len() <= 5 && last.chars().all(|c| "ivxl".contains(c)) {
+    } else if let Some(n) = ROMAN_PAGES.iter().position(|&r| r == last) {
         // Front matter numbered in lower-case Roman numerals: `iv`.
-        roman_to_int(last)?
+        n as u32 + 1
     } else {
         return None;
     };
@@ -91,6 +95,28 @@ fn toc_page_number(text: &str) -> Option<u32> {
         .any(|w| w.chars().any(|c| c.is_ascii_digit()));
     (wordy >= 1 && !other_figures).then_some(number)
 }
+
+/// Page numbers of front matter, `i` to `xxx`, as written.
+const ROMAN_PAGES: &[&str] = &[
+    "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv",
+    "xvi", "xvii", "xviii", "xix", "xx", "xxi", "xxii", "xxiii", "xxiv", "xxv", "xxvi", "xxvii",
+    "xxviii", "xxix", "xxx",
+];
+
+/// The words that introduce a section's number ([`parse_heading_numbering`]).
+const SECTION_KEYWORDS: &[&str] = &[
+    "part",
+    "item",
+    "article",
+    "section",
+    "clause",
+    "note",
+    "schedule",
+    "exhibit",
+    "appendix",
+    "annex",
+    "attachment",
+];
 
 /// Pages (1-based) that are tables of contents: five or more entry lines whose page numbers
 /// mostly increase down the page.
@@ -178,11 +204,11 @@ pub fn detect(
             && part_marker(lines[pos - 1].line.text.trim()).is_some();
         let numbered_part = || {
             numbered_part_marker(text).filter(|_| {
-                let opinion_parts = out.iter().any(|c| {
-                    c.numbering.as_ref().is_some_and(|n| {
-                        n.kind == NumberingKind::Part || n.kind == NumberingKind::Clause
-                    })
-                });
+                // Only under the parts of an opinion: a centred "II" or "B", or an opinion's
+                // opening line (not a 10-K's "PART I" or a contract's "(a)").
+                let opinion_parts = out
+                    .iter()
+                    .any(|c| c.size_key == OPINION_KEY || part_marker(&c.title).is_some());
                 opinion_parts && inside_text_column(lines, pos)
             })
         };
@@ -272,7 +298,7 @@ pub fn detect(
                 // Date" is an item of a list.
                 let keyword = n.kind != NumberingKind::Decimal && paren.is_none();
                 // "3.1.2 e-MERLIN detection …" set in italics, as journals do.
-                let italic_subsection = n.depth >= 2 && l.line.is_italic();
+                let italic_subsection = paren.is_none() && n.depth >= 2 && l.line.is_italic();
                 // A sentence that starts with a citation ("§ 14-306.4. In other words, the
                 // majority erred …") is text: after the number, a title reads as one.
                 let titled = caps || italic_subsection || reads_as_title(&text[rest..]);
@@ -289,7 +315,16 @@ pub fn detect(
                 && text.ends_with(':')
                 && text.chars().next().is_some_and(char::is_uppercase);
             // "Definitions" centred alone between paragraphs of an appendix.
+            // Not on a title page (authors, affiliations, a cover's state of incorporation),
+            // at least body size, with a blank line above.
+            let height = (l.line.bbox.y1 - l.line.bbox.y0).max(1.0);
+            let space_above = pos == 0
+                || lines[pos - 1].page_no != l.page_no
+                || l.line.bbox.y0 - lines[pos - 1].line.bbox.y1 >= 0.8 * height;
             let centred_title = centred(l)
+                && l.page_no > 1
+                && size >= body
+                && space_above
                 && words <= 6
                 && digits == 0
                 && !ends_sentence
@@ -400,8 +435,8 @@ fn title_text<'a>(l: &FlatLine<'a>) -> &'a str {
 /// Whether a line opens an opinion or a separate writing in it: "JUSTICE SOTOMAYOR
 /// delivered the opinion of the Court.", "JUSTICE SCALIA, dissenting.", "Justice BERGER
 /// concurring.", "HUDSON, Justice.", "PER CURIAM." (the forms of the U.S. Supreme Court's
-/// and state supreme courts' slip opinions). A syllabus's "SOTOMAYOR, J., delivered …" is
-/// text.
+/// and state supreme courts' slip opinions), a whole line ending in a period. A syllabus's
+/// "SOTOMAYOR, J., delivered …" and a sentence that goes on are text.
 fn opens_opinion(text: &str) -> bool {
     static OPENING: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -409,7 +444,7 @@ fn opens_opinion(text: &str) -> bool {
         )
         .expect("valid regex")
     });
-    text.chars().count() <= 160 && OPENING.is_match(text)
+    text.chars().count() <= 160 && text.ends_with('.') && OPENING.is_match(text)
 }
 
 /// Depth of a lettered clause `(a)`; `(iv)` is one deeper, `(A)` two deeper.

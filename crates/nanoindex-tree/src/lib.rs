@@ -78,9 +78,9 @@ pub struct TreeOptions {
     /// tokens is searched for headings inside its text (tier (a) of the split cascade:
     /// typographic and markdown-style headings, zero model calls); the headings found
     /// become its children and it records `split_method = "headings"`. A leaf of the PDF's
-    /// outline is searched whatever its size: the outline's titles are kept verbatim and
-    /// the headings set under them are merged in. `None` keeps leaves as the structure
-    /// gives them.
+    /// outline whose heading line was found is searched whatever its size: the outline's
+    /// titles are kept verbatim and the headings set under them are merged in, unless they
+    /// are more than half its lines. `None` keeps leaves as the structure gives them.
     pub split_tokens: Option<usize>,
 }
 
@@ -148,7 +148,7 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
         ),
         None => Vec::new(),
     };
-    let tables = tables::find(&lines, 0..lines.len());
+    let tables = tables::find(&lines, 0..lines.len(), &headings::toc_pages(&lines));
     let mut structure = assemble::assemble(anchors, &lines, &tables);
     mark_split(&mut structure, &split_parents);
     disambiguate_titles(&mut structure);

@@ -10,10 +10,12 @@
 //! the right header. A table that runs on at the top of the next page, with as many columns,
 //! is the same table.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use nanoindex_core::extract::{RectPt, TextSpan};
 use nanoindex_core::figures::{is_row_before, is_table_row, numbers_in};
+use nanoindex_core::years::is_year_word;
 use nanoindex_core::{BoundingBox, Table, TableCell};
 
 use crate::assemble::to_fraction;
@@ -30,14 +32,26 @@ struct Cut {
     figures: Vec<(String, RectPt)>,
 }
 
+/// A table being found: where its first row is, the last page it reaches, its number of
+/// figure columns and whether its last row ends its page.
+struct Found {
+    pos: usize,
+    table: Table,
+    last_page: u32,
+    columns: usize,
+    ends_page: bool,
+}
+
 /// Tables in `lines[range]`, in reading order, each with the flat index of its first row
-/// (label lines included). Furniture lines are skipped. Each table has `page` (1-based, its first page), `title` (the short line above
+/// (label lines included). Furniture lines and contents pages (`toc`, 1-based) are skipped. Each table has `page` (1-based, its first page), `title` (the short line above
 /// its headers, if any), `headers` (the last header row's texts, label column first),
 /// `rows` (cell texts, label first, `""` for a blank cell) and our `header_rows`, `cells`
 /// (text and box, page fractions) and `markdown`; `id` and `section_id` are set by the
 /// caller once node ids exist.
-pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
-    let body: Vec<usize> = range.filter(|&i| !lines[i].furniture).collect();
+pub fn find(lines: &[FlatLine], range: Range<usize>, toc: &BTreeSet<u32>) -> Vec<(usize, Table)> {
+    let body: Vec<usize> = range
+        .filter(|&i| !lines[i].furniture && !toc.contains(&lines[i].page_no))
+        .collect();
     let text = |k: usize| lines[body[k]].line.text.trim();
     let row_at = |k: usize| {
         let next = body
@@ -46,8 +60,7 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
             .map(|&n| lines[n].line.text.trim());
         is_row_before(text(k), next) && !names_periods(text(k))
     };
-    // (first row's flat index, table, last page, columns)
-    let mut tables: Vec<(usize, Table, u32, usize)> = Vec::new();
+    let mut tables: Vec<Found> = Vec::new();
     let mut k = 0;
     while k < body.len() {
         if !row_at(k) {
@@ -87,7 +100,9 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
                             && row_at(end + d)
                     })
             };
-            let row = row_at(end) || one_figure_row(text(end)) || ends_in_figures(text(end));
+            let row = row_at(end)
+                || (!names_periods(text(end))
+                    && (one_figure_row(text(end)) || ends_in_figures(text(end))));
             if !(row || labels_rows()) {
                 break;
             }
@@ -120,28 +135,55 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
             .unwrap_or_default()
             .to_string();
         let (table, columns) = build(lines, &headers, &run, title);
-        // Runs on from the foot of the previous page: the same table.
-        if let Some((_, prev, last_page, prev_columns)) = tables.last_mut() {
+        let ends_page = body.get(end).is_none_or(|&n| lines[n].page_no != page);
+        // Runs on from the foot of the previous page: the same table, when that one filled
+        // its page to the foot, this one opens its page, with as many columns, and repeats
+        // the same headers and title (or none, or says it is continued).
+        if let Some(prev) = tables.last_mut() {
             let first_on_page = body[..start]
                 .iter()
                 .rev()
                 .take_while(|&&i| lines[i].page_no == page)
                 .count()
                 <= headers.len() + 1;
-            if *last_page + 1 == page && *prev_columns == columns && first_on_page {
-                prev.rows.extend(table.rows);
-                prev.cells.extend(table.cells);
-                *last_page = page;
+            let texts = |rows: &[Vec<TableCell>]| -> Vec<Vec<String>> {
+                rows.iter()
+                    .map(|r| r.iter().map(|c| c.text.clone()).collect())
+                    .collect()
+            };
+            let same_headers = table.header_rows.is_empty()
+                || texts(&table.header_rows) == texts(&prev.table.header_rows);
+            let same_title = table.title.is_empty()
+                || table.title == prev.table.title
+                || table.title.to_lowercase().contains("continued");
+            if prev.ends_page
+                && prev.last_page + 1 == page
+                && prev.columns == columns
+                && first_on_page
+                && same_headers
+                && same_title
+            {
+                prev.table.rows.extend(table.rows);
+                prev.table.cells.extend(table.cells);
+                prev.last_page = page;
+                prev.ends_page = ends_page;
                 continue;
             }
         }
-        tables.push((body[start], table, page, columns));
+        tables.push(Found {
+            pos: body[start],
+            table,
+            last_page: page,
+            columns,
+            ends_page,
+        });
     }
     tables
         .into_iter()
-        .map(|(pos, mut t, _, _)| {
-            t.markdown = markdown(&t);
-            (pos, t)
+        .map(|f| {
+            let mut t = f.table;
+            t.markdown = t.to_markdown();
+            (f.pos, t)
         })
         .collect()
 }
@@ -150,7 +192,7 @@ pub fn find(lines: &[FlatLine], range: Range<usize>) -> Vec<(usize, Table)> {
 /// that names the columns' periods, not a row.
 fn names_periods(text: &str) -> bool {
     let numbers = numbers_in(text);
-    numbers.len() >= 2 && numbers.iter().all(|n| n.is_year())
+    numbers.len() >= 2 && numbers.iter().all(|n| is_year_word(&text[n.range.clone()]))
 }
 
 /// A row of a table that holds one figure, at its end, after a label of at most 15 words
@@ -159,12 +201,21 @@ fn names_periods(text: &str) -> bool {
 fn one_figure_row(text: &str) -> bool {
     let numbers = numbers_in(text);
     let last = text.split_whitespace().last().unwrap_or("");
+    let digits = last.chars().filter(char::is_ascii_digit).count();
+    // "(888)", "1,573", "$ 45", "153": not the "12" of "described in Note 12".
+    let figure_like = last.contains([',', '(', '$']) || digits >= 3;
     numbers.len() == 1
         && text.split_whitespace().count() <= 16
-        && last.chars().any(|c| c.is_ascii_digit())
-        && !last.chars().any(char::is_alphabetic)
+        && figure_like
+        && is_figure_token(last)
         && !last.ends_with('.')
 }
+
+/// Words after which a figure belongs to a row's label (`net of allowances of $95 and $103`,
+/// `Notes due 2027`).
+const JOINING_WORDS: &[&str] = &[
+    "and", "or", "of", "to", "from", "by", "at", "due", "than", "per", "in", "on", "for",
+];
 
 /// Whether a token of a row is (part of) a figure cell: `1,577`, `(1,577)`, `$`, `22.4%`,
 /// `>5000`, `—`, `N/A`. `8)` closes a parenthesis the label opened (`(… per share, Note
@@ -236,11 +287,28 @@ fn header_lines(lines: &[FlatLine], before: &[usize], page: u32, figure_left: f3
         {
             break;
         }
-        let years = numbers_in(text).iter().filter(|n| n.is_year()).count();
-        let indented = l.line.bbox.x0 > l.page_size.0 * 0.35;
-        let over_figures = l.line.bbox.x1 > figure_left && !text.ends_with(['.', '。', ':']);
+        let years = numbers_in(text)
+            .iter()
+            .filter(|n| is_year_word(&text[n.range.clone()]))
+            .count();
+        // A centred title or a unit line ("(In millions, except per share data)") over a table
+        // is no header of its columns.
+        let middle = (l.line.bbox.x0 + l.line.bbox.x1) / 2.0;
+        let centred = (middle - l.page_size.0 / 2.0).abs() <= 0.05 * l.page_size.0;
+        let unit = text.to_lowercase().contains("in millions")
+            || text.to_lowercase().contains("in thousands");
+        let indented = !(centred || unit) && l.line.bbox.x0 > l.page_size.0 * 0.35;
+        // Two or more words over the figure columns ("min max avg"), not a title's last word.
+        let words_over = l
+            .line
+            .spans
+            .iter()
+            .flat_map(words_of)
+            .filter(|(_, r)| r.x0 >= figure_left - 2.0)
+            .count();
+        let over_figures = !unit && words_over >= 2 && !text.ends_with(['.', '。', ':']);
         if years >= 2
-            || (years >= 1 && text.chars().any(char::is_alphabetic))
+            || (years >= 1 && !centred && text.chars().any(char::is_alphabetic))
             || indented
             || over_figures
         {
@@ -282,14 +350,23 @@ fn cut(l: &FlatLine) -> Cut {
     while first_figure > 0 && first_figure < tokens.len() {
         let before = &text[tokens[first_figure - 1].clone()];
         let token = &text[tokens[first_figure].clone()];
-        let year = token.len() == 4
-            && token
-                .parse::<u32>()
-                .is_ok_and(|y| (1900..=2100).contains(&y));
-        if year && before.ends_with(',') {
+        if is_year_word(token) && before.ends_with(',') {
             first_figure += 1;
         } else {
             break;
+        }
+    }
+    // "… allowances of $95 and $103 5,020 4,911", "4.50% Notes due 2027 $ 500": a figure
+    // right after a word that joins it to the label is the label's.
+    while first_figure > 0 && first_figure + 1 < tokens.len() {
+        let before = text[tokens[first_figure - 1].clone()].to_lowercase();
+        if !JOINING_WORDS.contains(&before.as_str()) {
+            break;
+        }
+        first_figure += 1;
+        // "$ 95": the figure after a lone "$".
+        if text[tokens[first_figure - 1].clone()] == *"$" && first_figure + 1 < tokens.len() {
+            first_figure += 1;
         }
     }
     let mut figures: Vec<Range<usize>> = Vec::new();
@@ -370,15 +447,19 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
         .iter()
         .flat_map(|(_, c)| c.figures.iter().map(|f| f.1.x0))
         .fold(f32::MAX, f32::min);
-    // Columns: as many as most rows with figures have (the larger count on a tie); a row
-    // with more figures (a value split at a space) keeps them all, in extra cells at its end.
+    // Columns: the largest figure count two or more rows share (a statement of changes in
+    // equity fills all six only on its balance rows), else the most common one. A row with
+    // more figures than that (a footnote mark, a figure ending its label) gives its leading
+    // ones back to its label, so the rest stay under their headers.
     let mut counts = std::collections::BTreeMap::new();
     for (_, c) in cuts.iter().filter(|(_, c)| !c.figures.is_empty()) {
         *counts.entry(c.figures.len()).or_insert(0usize) += 1;
     }
     let columns = counts
         .iter()
-        .max_by_key(|&(&n, &rows)| (rows, n))
+        .rev()
+        .find(|&(_, &rows)| rows >= 2)
+        .or_else(|| counts.iter().max_by_key(|&(&n, &rows)| (rows, n)))
         .map_or(0, |(&n, _)| n);
     // Column positions: the mean right edge of each column over the rows that fill them all.
     let full: Vec<&Cut> = cuts
@@ -403,10 +484,19 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
     let mut cells: Vec<Vec<TableCell>> = Vec::new();
     for (i, c) in cuts {
         let l = &lines[i];
-        let width = columns.max(c.figures.len());
+        let mut c = c;
+        let surplus = c.figures.len().saturating_sub(columns);
+        for (text, rect) in c.figures.drain(..surplus) {
+            c.label = format!("{} {text}", c.label).trim().to_string();
+            c.label_box = Some(match c.label_box {
+                Some(b) => b.union(&rect),
+                None => rect,
+            });
+        }
+        let width = columns;
         let mut row: Vec<TableCell> = (0..=width).map(|_| TableCell::default()).collect();
         row[0] = cell(c.label, c.label_box, l);
-        let aligned = c.figures.len() >= columns;
+        let aligned = c.figures.len() == columns;
         let mut used = vec![false; width];
         for (k, (text, rect)) in c.figures.into_iter().enumerate() {
             let mut j = if aligned { k } else { nearest(rect.x1) };
@@ -453,9 +543,7 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
             let years: Vec<usize> = pieces
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| {
-                    p.0.len() == 4 && p.0.parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y))
-                })
+                .filter(|(_, p)| is_year_word(&p.0))
                 .map(|(i, _)| i)
                 .collect();
             let by_order = columns > 0 && years.len() == columns;
@@ -506,8 +594,10 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
     (table, columns)
 }
 
-/// A header span cut at runs of two or more spaces or before each year, with estimated
-/// boxes: `2018 2017 2016` set as one span gives three pieces.
+/// A header span cut at each year when it names two or more (`(Millions) 2018 2017 2016`
+/// gives `(Millions)`, `2018`, `2017`, `2016`; words between or after the years, such as
+/// `% Change`, are pieces of their own), else the whole span; boxes estimated within the
+/// span.
 fn header_pieces(span: &TextSpan) -> Vec<(String, RectPt)> {
     let text = span.text.as_str();
     let n = text.chars().count().max(1) as f32;
@@ -517,18 +607,27 @@ fn header_pieces(span: &TextSpan) -> Vec<(String, RectPt)> {
     };
     let years: Vec<Range<usize>> = numbers_in(text)
         .into_iter()
-        .filter(|m| m.is_year())
+        .filter(|m| is_year_word(&text[m.range.clone()]))
         .map(|m| m.range)
         .collect();
+    // The text between the cuts, trimmed, where it holds any.
+    let gap = |from: usize, to: usize| {
+        let part = &text[from..to];
+        let s = from + part.len() - part.trim_start().len();
+        (s < from + part.trim_end().len()).then(|| s..from + part.trim_end().len())
+    };
     let pieces: Vec<Range<usize>> = if years.len() >= 2 {
-        // "(Millions) 2018 2017 2016": the words before the years head the label column.
-        let head = &text[..years[0].start];
-        let s = head.len() - head.trim_start().len();
-        let e = head.trim_end().len();
-        (e > s).then_some(s..e).into_iter().chain(years).collect()
+        let mut out = Vec::new();
+        let mut from = 0;
+        for y in years {
+            out.extend(gap(from, y.start));
+            from = y.end;
+            out.push(y);
+        }
+        out.extend(gap(from, text.len()));
+        out
     } else {
-        let s = text.len() - text.trim_start().len();
-        std::iter::once(s..s + text.trim().len()).collect()
+        gap(0, text.len()).into_iter().collect()
     };
     pieces
         .into_iter()
@@ -589,40 +688,6 @@ fn union(a: &BoundingBox, b: &BoundingBox) -> BoundingBox {
         height: y1 - y0,
         ..a.clone()
     }
-}
-
-/// The table in GitHub-flavoured markdown: its last header row (or blank headers), a rule,
-/// then its rows; `|` in a cell is escaped.
-fn markdown(t: &Table) -> String {
-    let width = t
-        .rows
-        .iter()
-        .map(Vec::len)
-        .max()
-        .unwrap_or(0)
-        .max(t.headers.len());
-    if width == 0 {
-        return String::new();
-    }
-    let line = |cells: &[String]| {
-        let mut out = String::from("|");
-        for j in 0..width {
-            let c = cells.get(j).map_or("", String::as_str).replace('|', "\\|");
-            out.push(' ');
-            out.push_str(&c);
-            out.push_str(" |");
-        }
-        out.push('\n');
-        out
-    };
-    let mut out = line(&t.headers);
-    out.push('|');
-    out.push_str(&" --- |".repeat(width));
-    out.push('\n');
-    for row in &t.rows {
-        out.push_str(&line(row));
-    }
-    out
 }
 
 #[cfg(test)]

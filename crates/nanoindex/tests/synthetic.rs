@@ -826,8 +826,9 @@ fn a_headline_over_three_lines_is_one_heading() {
 }
 
 /// A cash-flow statement as 10-Ks set it: a title, a header of years right of the labels,
-/// a label line, rows of three figures (one with a blank cell under 2017), prose after it,
-/// and the statement running on at the top of the next page.
+/// a label line, rows of three figures (one with a blank cell under 2017) to the foot of the
+/// page, the statement running on at the top of the next page, then the next statement at
+/// the top of the page after.
 fn cash_flow_statement() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
     let row = |pdf: &mut PdfBuilder, y: f32, label: &str, figures: [&str; 3]| {
@@ -839,70 +840,78 @@ fn cash_flow_statement() -> Vec<u8> {
             }
         }
     };
+    let header = |pdf: &mut PdfBuilder, y: f32, title: &str| {
+        pdf.last_page()
+            .text(72.0, y, 11.0, true, title)
+            .text(72.0, y + 20.0, 9.0, false, "(Millions)")
+            .text(418.0, y + 20.0, 9.0, false, "2018")
+            .text(478.0, y + 20.0, 9.0, false, "2017")
+            .text(538.0, y + 20.0, 9.0, false, "2016");
+    };
     pdf.page()
-        .text(72.0, 70.0, 16.0, true, "Item 8. Financial Statements")
-        .text(
-            72.0,
-            100.0,
-            11.0,
-            true,
-            "Consolidated Statement of Cash Flows",
-        )
-        .text(72.0, 120.0, 9.0, false, "(Millions)")
-        .text(418.0, 120.0, 9.0, false, "2018")
-        .text(478.0, 120.0, 9.0, false, "2017")
-        .text(538.0, 120.0, 9.0, false, "2016")
-        .text(
-            72.0,
-            134.0,
-            9.0,
-            false,
-            "Cash Flows from Investing Activities",
-        );
-    row(
-        &mut pdf,
-        147.0,
-        "Purchases of property, plant and equipment",
-        ["(1,577)", "(1,373)", "(1,420)"],
-    );
-    row(
-        &mut pdf,
-        160.0,
-        "Proceeds from sale of businesses",
-        ["846", "", "142"],
-    );
-    row(
-        &mut pdf,
-        173.0,
-        "Acquisitions, net of cash acquired",
-        ["13", "(2,023)", "(16)"],
-    );
+        .text(72.0, 70.0, 16.0, true, "Item 8. Financial Statements");
+    header(&mut pdf, 100.0, "Consolidated Statement of Cash Flows");
     pdf.last_page().text(
         72.0,
-        200.0,
-        10.0,
+        134.0,
+        9.0,
         false,
-        "Capital spending rose in 2018 as the Company had planned at the start of the year.",
+        "Cash Flows from Investing Activities",
     );
+    let flows = [
+        (
+            "Purchases of property, plant and equipment",
+            ["(1,577)", "(1,373)", "(1,420)"],
+        ),
+        ("Proceeds from sale of businesses", ["846", "", "142"]),
+        (
+            "Acquisitions, net of cash acquired",
+            ["13", "(2,023)", "(16)"],
+        ),
+    ];
+    for (i, (label, figures)) in flows.into_iter().enumerate() {
+        row(&mut pdf, 147.0 + 13.0 * i as f32, label, figures);
+    }
     pdf.page();
-    row(
+    let more = [
+        (
+            "Net cash used in investing activities",
+            ["(222)", "(3,086)", "(1,403)"],
+        ),
+        (
+            "Net cash used in financing activities",
+            ["(6,701)", "(2,655)", "(4,626)"],
+        ),
+    ];
+    for (i, (label, figures)) in more.into_iter().enumerate() {
+        row(&mut pdf, 80.0 + 13.0 * i as f32, label, figures);
+    }
+    // The next statement, at the top of the next page, is a table of its own.
+    pdf.page();
+    header(
         &mut pdf,
-        80.0,
-        "Net cash used in investing activities",
-        ["(222)", "(3,086)", "(1,403)"],
+        70.0,
+        "Consolidated Statement of Comprehensive Income",
     );
-    row(
-        &mut pdf,
-        93.0,
-        "Net cash used in financing activities",
-        ["(6,701)", "(2,655)", "(4,626)"],
-    );
+    let income = [
+        (
+            "Net income including noncontrolling interest",
+            ["5,363", "4,869", "5,058"],
+        ),
+        (
+            "Cumulative translation adjustment",
+            ["(467)", "373", "(331)"],
+        ),
+    ];
+    for (i, (label, figures)) in income.into_iter().enumerate() {
+        row(&mut pdf, 105.0 + 13.0 * i as f32, label, figures);
+    }
     pdf.last_page().text(
         72.0,
-        130.0,
+        150.0,
         10.0,
         false,
-        "The notes that follow are an integral part of these statements of cash flows.",
+        "The notes that follow are an integral part of these statements.",
     );
     pdf.to_bytes()
 }
@@ -915,7 +924,15 @@ fn a_statement_becomes_one_table_with_its_header_cells_and_boxes() {
         .iter_nodes()
         .flat_map(|n| n.tables.iter())
         .collect();
-    assert_eq!(tables.len(), 1, "{tables:#?}");
+    assert_eq!(tables.len(), 2, "{tables:#?}");
+    assert_eq!(
+        (
+            tables[1].title.as_str(),
+            tables[1].page,
+            tables[1].rows.len()
+        ),
+        ("Consolidated Statement of Comprehensive Income", 3, 2)
+    );
     let t = tables[0];
     assert_eq!(t.title, "Consolidated Statement of Cash Flows");
     assert_eq!(t.page, 1);
