@@ -247,6 +247,29 @@ pub struct Status {
     pub questions: u64,
 }
 
+/// Whether SQLite answered "busy" or "locked".
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e,
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// Runs `f` again, every 20 ms, while SQLite answers "busy" without having waited itself,
+/// for up to [`BUSY_TIMEOUT`].
+fn retry_busy<T>(mut f: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let started = std::time::Instant::now();
+    loop {
+        match f() {
+            Err(e) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// An open knowledge base store.
 pub struct Store {
     conn: Connection,
@@ -400,8 +423,10 @@ impl Store {
         })?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         // WAL: readers never wait for a writer; a killed writer's transaction is rolled back
-        // when the store is next opened.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // when the store is next opened. Two processes that create the store at once can
+        // get "busy" here without SQLite's wait (the journal mode of a file still being
+        // made): they try again.
+        retry_busy(|| conn.pragma_update(None, "journal_mode", "WAL"))?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         let mut store = Store {
@@ -409,8 +434,15 @@ impl Store {
             path,
             root: dir.to_path_buf(),
         };
-        store.migrate()?;
-        Ok(store)
+        let started = std::time::Instant::now();
+        loop {
+            match store.migrate() {
+                Err(KbError::Sql(e)) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                done => return done.map(|()| store),
+            }
+        }
     }
 
     /// Creates the schema, or checks and migrates an existing one.
