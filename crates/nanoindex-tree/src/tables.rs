@@ -594,17 +594,21 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
     (table, columns)
 }
 
+/// The x position (PDF points) of byte offset `byte` of a span's text, its characters spread
+/// evenly over the span's box.
+fn x_in_span(span: &TextSpan, byte: usize) -> f32 {
+    let n = span.text.chars().count().max(1) as f32;
+    let k = span.text[..byte].chars().count() as f32;
+    span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
+}
+
 /// A header span cut at each year when it names two or more (`(Millions) 2018 2017 2016`
 /// gives `(Millions)`, `2018`, `2017`, `2016`; words between or after the years, such as
 /// `% Change`, are pieces of their own), else the whole span; boxes estimated within the
 /// span.
 fn header_pieces(span: &TextSpan) -> Vec<(String, RectPt)> {
     let text = span.text.as_str();
-    let n = text.chars().count().max(1) as f32;
-    let x_at = |byte: usize| {
-        let k = text[..byte].chars().count() as f32;
-        span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
-    };
+    let x_at = |byte: usize| x_in_span(span, byte);
     let years: Vec<Range<usize>> = numbers_in(text)
         .into_iter()
         .filter(|m| is_year_word(&text[m.range.clone()]))
@@ -646,11 +650,7 @@ fn header_pieces(span: &TextSpan) -> Vec<(String, RectPt)> {
 /// The words of a span with boxes estimated from the span's box (characters spread evenly).
 fn words_of(span: &TextSpan) -> Vec<(String, RectPt)> {
     let text = span.text.as_str();
-    let n = text.chars().count().max(1) as f32;
-    let x_at = |byte: usize| {
-        let k = text[..byte].chars().count() as f32;
-        span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
-    };
+    let x_at = |byte: usize| x_in_span(span, byte);
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text
