@@ -14,8 +14,8 @@ use crate::args::{engine, OpenArgs};
 /// How `extract` writes the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Each table as a GitHub-flavoured markdown table under a `##` line naming its title,
-    /// page and node.
+    /// Each table as a GitHub-flavoured markdown table under a `##` line naming its title
+    /// (else its section's), page and node.
     Markdown,
     /// A JSON array of tables: NanoIndex's fields (`id`, `title`, `headers`, `rows`, `page`,
     /// `section_id`, `bounding_box`) and ours (`header_rows`, `cells` with boxes, `markdown`).
@@ -96,12 +96,13 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         no_dense: true,
     };
     let prepared = engine(&open, None).prepare(&args.file, &mut |m| eprintln!("{m}"))?;
-    let tables: Vec<&Table> = prepared
+    // (table, title of the section that holds it)
+    let tables: Vec<(&Table, &str)> = prepared
         .document
         .tree
         .iter_nodes()
-        .flat_map(|n| n.tables.iter())
-        .filter(|t| pages.as_ref().is_none_or(|p| p.contains(t.page)))
+        .flat_map(|n| n.tables.iter().map(move |t| (t, n.title.as_str())))
+        .filter(|(t, _)| pages.as_ref().is_none_or(|p| p.contains(t.page)))
         .collect();
     if tables.is_empty() {
         eprintln!(
@@ -122,11 +123,12 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     };
     match args.format {
         Format::Markdown => {
-            for t in &tables {
+            for (t, section) in &tables {
+                // A table without a caption of its own is named by its section.
                 let title = if t.title.is_empty() {
-                    "Table"
+                    section
                 } else {
-                    &t.title
+                    t.title.as_str()
                 };
                 writeln!(out, "## {title} (page {}, node {})\n", t.page, t.section_id)?;
                 // Trees written by NanoIndex carry no markdown: render it from the rows.
@@ -138,11 +140,14 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
                 writeln!(out, "{markdown}")?;
             }
         }
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&tables)?)?,
+        Format::Json => {
+            let tables: Vec<&Table> = tables.iter().map(|(t, _)| *t).collect();
+            writeln!(out, "{}", serde_json::to_string_pretty(&tables)?)?;
+        }
         Format::Csv => {
             let mut csv = csv::WriterBuilder::new().flexible(true).from_writer(out);
             csv.write_record(["table_id", "page", "kind", "cells…"])?;
-            for t in &tables {
+            for (t, _) in &tables {
                 let page = t.page.to_string();
                 let header_rows = t.header_rows.iter().map(|r| ("header", r));
                 for (kind, row) in header_rows.chain(t.cells.iter().map(|r| ("row", r))) {

@@ -110,28 +110,31 @@ pub fn find(lines: &[FlatLine], range: Range<usize>, toc: &BTreeSet<u32>) -> Vec
         }
         let run: Vec<usize> = body[start..end].to_vec();
         k = end;
+        // Two rows or more that end in two figures or more: an address block's telephone
+        // lines ("Telephone: (212) 438-1000") are no table.
         let figure_rows = run
             .iter()
-            .filter(|&&i| is_table_row(lines[i].line.text.trim()))
+            .filter(|&&i| trailing_figures(lines[i].line.text.trim()) >= 2)
             .count();
         if figure_rows < 2 {
             continue;
         }
         let headers: Vec<usize> = header_lines(lines, &body[..start], page, figure_left);
         // The table's title: the short line above its headers on its page, passing over
-        // lines that only state the period ("Years ended December 31").
+        // lines that only state the period ("Years ended December 31") or the unit
+        // ("(In millions)").
         let title = body[..start]
             .iter()
             .rev()
             .skip(headers.len())
-            .take(3)
+            .take(4)
             .map(|&i| &lines[i])
             .take_while(|l| l.page_no == page)
             .map(|l| l.line.text.trim())
             .take_while(|t| {
                 t.split_whitespace().count() <= 12 && !t.ends_with(['.', '。']) && !is_table_row(t)
             })
-            .find(|t| !states_period(t))
+            .find(|t| !states_period(t) && !states_unit(t) && trailing_figures(t) == 0)
             .unwrap_or_default()
             .to_string();
         let (table, columns) = build(lines, &headers, &run, title);
@@ -219,7 +222,8 @@ const JOINING_WORDS: &[&str] = &[
 
 /// Whether a token of a row is (part of) a figure cell: `1,577`, `(1,577)`, `$`, `22.4%`,
 /// `>5000`, `—`, `N/A`. `8)` closes a parenthesis the label opened (`(… per share, Note
-/// 8)`) and `31,` is a date's day: neither is.
+/// 8)`) and `31,` is a date's day: neither is, and neither is a token with a dash inside
+/// (`438-1000`).
 fn is_figure_token(t: &str) -> bool {
     // "31," is a date's day ("December 31, 2015"); a figure cell never ends in a comma.
     if (t.ends_with(')') && !t.contains('(')) || t.ends_with(',') {
@@ -228,6 +232,10 @@ fn is_figure_token(t: &str) -> bool {
     let bare = t
         .trim_start_matches(['$', '(', '€', '£', '<', '>', '≈', '~', '+'])
         .trim_end_matches([')', '%', '*']);
+    // "438-1000", "10036-6710", "2019-2021": a telephone number, a ZIP code, a span of years.
+    if bare.trim_start_matches('-').contains('-') {
+        return false;
+    }
     matches!(t, "—" | "–" | "-" | "$" | "%" | "N/A" | "n/a" | "NM")
         || (!bare.is_empty()
             && bare.chars().any(|c| c.is_ascii_digit())
@@ -240,14 +248,26 @@ fn is_figure_token(t: &str) -> bool {
 /// (`Dividends declared ($4.44 per share, Note 8) (2,678) (2,678)`): a row inside a table
 /// even where figures in its label keep it from reading as a row on its own.
 fn ends_in_figures(text: &str) -> bool {
-    let tokens: Vec<&str> = text.split_whitespace().collect();
-    let trailing = tokens
-        .iter()
+    let trailing = trailing_figures(text);
+    trailing >= 2 && text.split_whitespace().count() > trailing
+}
+
+/// How many figures a line ends with (tokens with digits among its trailing figure tokens).
+fn trailing_figures(text: &str) -> usize {
+    text.split_whitespace()
         .rev()
         .take_while(|t| is_figure_token(t))
         .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
-        .count();
-    trailing >= 2 && tokens.len() > trailing
+        .count()
+}
+
+/// Whether a line states the unit of a table's figures: `(In millions)`, `($ in thousands,
+/// except per share data)`.
+fn states_unit(text: &str) -> bool {
+    let t = text.to_lowercase();
+    ["in millions", "in thousands", "in billions"]
+        .iter()
+        .any(|u| t.contains(u))
 }
 
 /// A line that only states the period of the figures under it: `Years ended December 31`,
@@ -295,8 +315,7 @@ fn header_lines(lines: &[FlatLine], before: &[usize], page: u32, figure_left: f3
         // is no header of its columns.
         let middle = (l.line.bbox.x0 + l.line.bbox.x1) / 2.0;
         let centred = (middle - l.page_size.0 / 2.0).abs() <= 0.05 * l.page_size.0;
-        let unit = text.to_lowercase().contains("in millions")
-            || text.to_lowercase().contains("in thousands");
+        let unit = states_unit(text);
         let indented = !(centred || unit) && l.line.bbox.x0 > l.page_size.0 * 0.35;
         // Two or more words over the figure columns ("min max avg"), not a title's last word.
         let words_over = l
@@ -705,6 +724,8 @@ mod tests {
             "Dividends declared ($4.44 per share, Note 8) (2,678) (2,678)"
         ));
         assert!(!ends_in_figures("1,200 1,100"));
+        assert_eq!(trailing_figures("Telephone: (212) 438-1000"), 0);
+        assert_eq!(trailing_figures("Inventories (509) (387) 57"), 3);
         assert!(!ends_in_figures(
             "The plan ran from 2019 to 2021 and cost 5 million."
         ));
