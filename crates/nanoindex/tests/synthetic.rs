@@ -831,12 +831,16 @@ fn a_headline_over_three_lines_is_one_heading() {
 /// the top of the page after.
 fn cash_flow_statement() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
-    let row = |pdf: &mut PdfBuilder, y: f32, label: &str, figures: [&str; 3]| {
+    // Rows 13 pt apart from `y`, their figures right-aligned under the three years.
+    let rows = |pdf: &mut PdfBuilder, y: f32, rows: &[(&str, [&str; 3])]| {
         let page = pdf.last_page();
-        page.text(72.0, y, 9.0, false, label);
-        for (x, f) in [400.0, 460.0, 520.0].into_iter().zip(figures) {
-            if !f.is_empty() {
-                page.text(x + 36.0 - 4.5 * f.len() as f32, y, 9.0, false, f);
+        for (i, (label, figures)) in rows.iter().enumerate() {
+            let y = y + 13.0 * i as f32;
+            page.text(72.0, y, 9.0, false, label);
+            for (x, f) in [400.0, 460.0, 520.0].into_iter().zip(figures) {
+                if !f.is_empty() {
+                    page.text(x + 36.0 - 4.5 * f.len() as f32, y, 9.0, false, f);
+                }
             }
         }
     };
@@ -869,9 +873,7 @@ fn cash_flow_statement() -> Vec<u8> {
             ["13", "(2,023)", "(16)"],
         ),
     ];
-    for (i, (label, figures)) in flows.into_iter().enumerate() {
-        row(&mut pdf, 147.0 + 13.0 * i as f32, label, figures);
-    }
+    rows(&mut pdf, 147.0, &flows);
     pdf.page();
     let more = [
         (
@@ -883,9 +885,7 @@ fn cash_flow_statement() -> Vec<u8> {
             ["(6,701)", "(2,655)", "(4,626)"],
         ),
     ];
-    for (i, (label, figures)) in more.into_iter().enumerate() {
-        row(&mut pdf, 80.0 + 13.0 * i as f32, label, figures);
-    }
+    rows(&mut pdf, 80.0, &more);
     // The next statement, at the top of the next page, is a table of its own.
     pdf.page();
     header(
@@ -903,9 +903,7 @@ fn cash_flow_statement() -> Vec<u8> {
             ["(467)", "373", "(331)"],
         ),
     ];
-    for (i, (label, figures)) in income.into_iter().enumerate() {
-        row(&mut pdf, 105.0 + 13.0 * i as f32, label, figures);
-    }
+    rows(&mut pdf, 105.0, &income);
     pdf.last_page().text(
         72.0,
         150.0,
