@@ -740,12 +740,17 @@ fn leads_table(lines: &[FlatLine], pos: usize) -> bool {
     next.len() >= 3 && rows * 2 > next.len()
 }
 
+/// Rank of a numbering among headings of one size: PART, then ARTICLE and the attachments of
+/// a contract, Item, sections by depth, notes, unnumbered headings. A filing's exhibit number
+/// (`Exhibit 10.22` over a contract's name) labels the document and ranks as unnumbered, so
+/// the contract's own title is not nested under it.
 fn kind_rank(n: &Option<Numbering>) -> (u32, u32) {
     match n {
         None => (5, 0),
         Some(n) => match n.kind {
             NumberingKind::Part => (0, 0),
             NumberingKind::Article => (1, 0),
+            NumberingKind::Exhibit if n.label.contains('.') => (5, 0),
             NumberingKind::Schedule | NumberingKind::Exhibit | NumberingKind::Appendix => (1, 0),
             NumberingKind::Item => (2, 0),
             NumberingKind::Section | NumberingKind::Clause | NumberingKind::Decimal => (3, n.depth),
