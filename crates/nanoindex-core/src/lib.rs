@@ -20,6 +20,7 @@ pub mod id;
 pub mod io;
 pub mod metrics;
 pub mod numbering;
+pub mod script;
 pub mod tree;
 pub mod years;
 

@@ -103,6 +103,19 @@ fn kind_of(word: &str) -> Option<NumberingKind> {
     })
 }
 
+/// Whether `word` is a word that introduces a section's number (`Part`, `ITEM`, `Sections`,
+/// `Exhibit`, `Attachment`, `§`, …), any case, singular or plural.
+///
+/// ```
+/// use nanoindex_core::numbering::is_section_keyword;
+/// assert!(is_section_keyword("EXHIBIT") && is_section_keyword("Sections"));
+/// assert!(!is_section_keyword("Revenue"));
+/// ```
+#[must_use]
+pub fn is_section_keyword(word: &str) -> bool {
+    kind_of(word).is_some()
+}
+
 /// Normalises the label that follows a keyword: Roman numerals of parts and articles become
 /// decimal, letters are upper-cased (`7a` → `7A`), a trailing dot is dropped.
 fn normalise_label(kind: NumberingKind, raw: &str) -> Option<String> {

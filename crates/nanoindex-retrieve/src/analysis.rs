@@ -6,6 +6,7 @@
 pub use nanoindex_core::figures::{
     canonical_number, numbers_in, scan_number, NumberMention, MONTHS,
 };
+use nanoindex_core::script::is_cjk;
 pub use nanoindex_core::years::{is_year, is_year_word, YEARS};
 use unicode_normalization::UnicodeNormalization;
 
@@ -17,18 +18,6 @@ const STOP_WORDS: &[&str] = &[
     "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would",
     "you", "your", "than", "such", "any", "all", "not", "no", "so", "per", "also",
 ];
-
-/// True for characters written without spaces between words (Han, kana, Hangul), which are
-/// indexed as overlapping character bigrams.
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF   // Hiragana, Katakana
-        | 0x3400..=0x4DBF // CJK Extension A
-        | 0x4E00..=0x9FFF // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF // Hangul syllables
-        | 0xF900..=0xFAFF // CJK Compatibility Ideographs
-        | 0x20000..=0x2FA1F)
-}
 
 /// Harman's S-stemmer: `ies`→`y` (not `eies`/`aies`), `es`→`e` (not `aes`/`ees`/`oes`),
 /// `s`→`` (not `us`/`ss`); words of three letters or fewer are kept.

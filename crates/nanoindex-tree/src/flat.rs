@@ -48,7 +48,7 @@ fn furniture_key(text: &str) -> String {
 /// Whether a (folded) line states the unit of a table's figures: "(In millions)", "($ in
 /// thousands, except per share data)". Statements put it at the same place on every page,
 /// so it repeats like a running header, yet it gives every figure below it its scale.
-fn states_unit(key: &str) -> bool {
+pub(crate) fn states_unit(key: &str) -> bool {
     key.len() <= 80
         && [
             "in millions",

@@ -6,7 +6,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use nanoindex_core::numbering::{parse_heading_numbering, roman_to_int, Numbering, NumberingKind};
+use nanoindex_core::numbering::{
+    is_section_keyword, parse_heading_numbering, roman_to_int, Numbering, NumberingKind,
+};
+use nanoindex_core::script::is_cjk;
 use regex::Regex;
 
 use crate::assemble::Anchor;
@@ -73,7 +76,7 @@ fn toc_page_number(text: &str) -> Option<u32> {
             // "EXHIBIT B-1" is a heading: a keyword alone is no entry's title.
             && !rest
                 .iter()
-                .all(|w| SECTION_KEYWORDS.contains(&w.to_lowercase().as_str()))
+                .all(|w| is_section_keyword(w))
     }) {
         // Pages of financial statements and attachments: `F-12`, `A-1`, `SA-1`, `EB-1`.
         n.parse().ok()?
@@ -101,21 +104,6 @@ const ROMAN_PAGES: &[&str] = &[
     "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv",
     "xvi", "xvii", "xviii", "xix", "xx", "xxi", "xxii", "xxiii", "xxiv", "xxv", "xxvi", "xxvii",
     "xxviii", "xxix", "xxx",
-];
-
-/// The words that introduce a section's number ([`parse_heading_numbering`]).
-const SECTION_KEYWORDS: &[&str] = &[
-    "part",
-    "item",
-    "article",
-    "section",
-    "clause",
-    "note",
-    "schedule",
-    "exhibit",
-    "appendix",
-    "annex",
-    "attachment",
 ];
 
 /// Pages (1-based) that are tables of contents: five or more entry lines whose page numbers
@@ -257,7 +245,7 @@ pub fn detect(
             text.ends_with(['.', ',', ';', '。', '，', '；']) && !text.ends_with("..");
         // Chinese and Japanese set no spaces between words: a line of a paragraph is one
         // "word", so their headings are told by length alone.
-        let ideographs = text.chars().filter(|&c| is_ideograph(c)).count();
+        let ideographs = text.chars().filter(|&c| is_cjk(c)).count();
         let short = if ideographs * 2 > n_chars {
             n_chars <= 24
         } else {
@@ -403,11 +391,6 @@ pub fn detect(
         tail = pos;
     }
     out
-}
-
-/// Whether `c` is a CJK ideograph or kana (U+3040–U+30FF, U+3400–U+9FFF, U+F900–U+FAFF).
-fn is_ideograph(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
 }
 
 /// A line's text as a heading reads it: trimmed, without a footnote mark set small after

@@ -19,7 +19,7 @@ use nanoindex_core::years::is_year_word;
 use nanoindex_core::{BoundingBox, Table, TableCell};
 
 use crate::assemble::to_fraction;
-use crate::flat::FlatLine;
+use crate::flat::{states_unit, FlatLine};
 
 /// At most this many lines above the first row are read as its header rows.
 const MAX_HEADER_LINES: usize = 3;
@@ -134,7 +134,9 @@ pub fn find(lines: &[FlatLine], range: Range<usize>, toc: &BTreeSet<u32>) -> Vec
             .take_while(|t| {
                 t.split_whitespace().count() <= 12 && !t.ends_with(['.', '。']) && !is_table_row(t)
             })
-            .find(|t| !states_period(t) && !states_unit(t) && trailing_figures(t) == 0)
+            .find(|t| {
+                !states_period(t) && !states_unit(&t.to_lowercase()) && trailing_figures(t) == 0
+            })
             .unwrap_or_default()
             .to_string();
         let (table, columns) = build(lines, &headers, &run, title);
@@ -261,15 +263,6 @@ fn trailing_figures(text: &str) -> usize {
         .count()
 }
 
-/// Whether a line states the unit of a table's figures: `(In millions)`, `($ in thousands,
-/// except per share data)`.
-fn states_unit(text: &str) -> bool {
-    let t = text.to_lowercase();
-    ["in millions", "in thousands", "in billions"]
-        .iter()
-        .any(|u| t.contains(u))
-}
-
 /// A line that only states the period of the figures under it: `Years ended December 31`,
 /// `Three Months Ended`, `As of June 30, 2023`, `At December 31`.
 fn states_period(text: &str) -> bool {
@@ -315,7 +308,7 @@ fn header_lines(lines: &[FlatLine], before: &[usize], page: u32, figure_left: f3
         // is no header of its columns.
         let middle = (l.line.bbox.x0 + l.line.bbox.x1) / 2.0;
         let centred = (middle - l.page_size.0 / 2.0).abs() <= 0.05 * l.page_size.0;
-        let unit = states_unit(text);
+        let unit = states_unit(&text.to_lowercase());
         let indented = !(centred || unit) && l.line.bbox.x0 > l.page_size.0 * 0.35;
         // Two or more words over the figure columns ("min max avg"), not a title's last word.
         let words_over = l
