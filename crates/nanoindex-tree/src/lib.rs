@@ -113,13 +113,13 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
     let lines = flat::flatten(doc);
     let body = headings::body_size_key(&lines);
     let form = sec::detect_form(&lines);
+    let toc = headings::toc_pages(&lines);
 
     let (method, anchors) = if doc.outline.len() >= 2 {
         (TreeMethod::Outline, outline::anchors(&doc.outline, &lines))
     } else if let Some(anchors) = form.and_then(|f| sec::anchors(f, &lines, body)) {
         (TreeMethod::SecFiling, anchors)
     } else {
-        let toc = headings::toc_pages(&lines);
         let candidates = headings::detect(&lines, 0..lines.len(), body, &toc);
         if candidates.len() >= 2 {
             (
@@ -145,10 +145,11 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
             body,
             limit,
             method == TreeMethod::Outline,
+            &toc,
         ),
         None => Vec::new(),
     };
-    let tables = tables::find(&lines, 0..lines.len(), &headings::toc_pages(&lines));
+    let tables = tables::find(&lines, 0..lines.len(), &toc);
     let mut structure = assemble::assemble(anchors, &lines, &tables);
     mark_split(&mut structure, &split_parents);
     disambiguate_titles(&mut structure);
@@ -193,13 +194,15 @@ pub fn build_tree_with(doc: &ExtractedDocument, options: &TreeOptions) -> BuiltT
 /// `merge_small` (leaves of the PDF's outline) a smaller leaf whose heading line was found
 /// is searched too, and keeps the
 /// headings found when they are at most half of its lines: a leaf whose lines are mostly
-/// "headings" holds a contents list or a paragraph set in a heading's style.
+/// "headings" holds a contents list or a paragraph set in a heading's style. `toc` holds the
+/// contents pages (1-based), which give no headings.
 fn split_on_inner_headings(
     anchors: &mut Vec<Anchor>,
     lines: &[flat::FlatLine],
     body: i32,
     limit: usize,
     merge_small: bool,
+    toc: &std::collections::BTreeSet<u32>,
 ) -> Vec<usize> {
     let mut span_end = vec![lines.len(); anchors.len()];
     let mut by_pos: Vec<usize> = (0..anchors.len()).collect();
@@ -209,7 +212,6 @@ fn split_on_inner_headings(
             span_end[i] = anchors[next].pos.min(lines.len());
         }
     }
-    let toc = headings::toc_pages(lines);
     let mut out: Vec<Anchor> = Vec::with_capacity(anchors.len());
     let mut split = Vec::new();
     for (i, anchor) in anchors.iter().enumerate() {
@@ -233,7 +235,7 @@ fn split_on_inner_headings(
         if !(oversized || merge_small && anchor.heading_line) {
             continue;
         }
-        let mut candidates = headings::detect(lines, start..end, body, &toc);
+        let mut candidates = headings::detect(lines, start..end, body, toc);
         candidates.extend(headings::markdown(lines, start..end));
         candidates.sort_by_key(|c| c.pos);
         candidates.dedup_by_key(|c| c.pos);
