@@ -463,11 +463,12 @@ fn named_before(before: &[String], is_noun: &dyn Fn(&str) -> bool, noun: &str) -
 }
 
 /// The defining sentence's span for `term`: `"Term" means …`, `Term shall mean …`, `Term is
-/// defined as …`, `Term: …`; the sentence from the term (or its opening quote) on.
+/// defined as …`, `Term: …`, also with alternative terms before the verb (`“Cover”,
+/// “Covering” or “Covered” means …`); the sentence from the term (or its opening quote) on.
 #[must_use]
 pub fn definition(sentence: &str, term: &str) -> Option<Range<usize>> {
     let pattern = format!(
-        r#"(?i)["“']?{}["”'’]?\)?\s*(?:means|shall mean|mean\b|is defined as|refers to|shall have the meaning|has the meaning|includes|:)"#,
+        r#"(?i)["“']?{}["”'’]?\)?(?:\s*,?\s*(?:or\s+|and\s+)?["“][^"”]{{1,60}}["”])*\s*(?:means|shall mean|mean\b|is defined as|refers to|shall have the meaning|has the meaning|includes|:)"#,
         regex::escape(term.trim())
     );
     let re = Regex::new(&pattern).ok()?;
@@ -682,6 +683,12 @@ mod tests {
         let s = "“Affiliate” means any entity controlling a Party.";
         assert_eq!(&s[definition(s, "Affiliate").unwrap()], s);
         assert_eq!(definition("The Affiliate shall pay.", "Affiliate"), None);
+        // Alternative terms stand between the term and its verb.
+        let s = "1.32 “Cover”, “Covering” or “Covered” means, for a product, that it is claimed.";
+        assert_eq!(
+            &s[definition(s, "Cover").unwrap()],
+            "“Cover”, “Covering” or “Covered” means, for a product, that it is claimed."
+        );
         // Offsets are the sentence's own, whatever lowercasing does to its length.
         let s = "İİ “Business Day” means a day.";
         assert_eq!(
