@@ -130,8 +130,14 @@ pub struct PageText {
     pub label: Option<String>,
     /// Blocks in reading order (columns kept together).
     pub blocks: Vec<TextBlock>,
-    /// No usable text layer (no text, or only control characters): OCR would be needed.
+    /// No usable text layer (no text, or only control characters) and none recognised:
+    /// OCR would be needed.
     pub needs_ocr: bool,
+    /// The page's text was recognised by OCR; the value is the share (0–1) of its words
+    /// that are clean (`nanoindex_pdf::ocr::text_quality`). `None` for a text layer read
+    /// as the file has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_confidence: Option<f32>,
 }
 
 impl PageText {

@@ -52,4 +52,13 @@ pub enum PdfError {
         /// File name as given.
         path: String,
     },
+    /// OCR was asked for (`--ocr always`) but cannot run: no language data, or a bad
+    /// language list.
+    #[error("cannot read `{path}` with OCR: {reason}")]
+    OcrUnavailable {
+        /// File name as given.
+        path: String,
+        /// Why, naming the package to install where language data is missing.
+        reason: String,
+    },
 }

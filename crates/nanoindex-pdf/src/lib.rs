@@ -15,6 +15,7 @@ mod labels;
 pub mod layout;
 pub mod locate;
 pub mod normalize;
+pub mod ocr;
 mod outline;
 mod recover;
 pub mod write;
@@ -28,6 +29,17 @@ use rayon::prelude::*;
 
 pub use error::PdfError;
 pub use nanoindex_core::extract;
+pub use ocr::{OcrMode, OcrOptions};
+
+/// Hears OCR progress: `(pages done, pages to recognise)`, called from worker threads.
+#[derive(Clone)]
+pub struct OcrProgress(pub std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for OcrProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OcrProgress")
+    }
+}
 
 /// How to open and read a document.
 #[derive(Debug, Clone)]
@@ -38,6 +50,10 @@ pub struct ExtractOptions {
     /// warning. Bounds memory on pages whose content stream inflates to millions of
     /// characters (our per-character record is about 50 bytes before layout).
     pub max_page_chars: usize,
+    /// When and how pages without a usable text layer are recognised ([`ocr`]).
+    pub ocr: OcrOptions,
+    /// Hears each recognised page.
+    pub ocr_progress: Option<OcrProgress>,
 }
 
 /// Default of [`ExtractOptions::max_page_chars`]: 40 times a dense page of small print
@@ -49,6 +65,8 @@ impl Default for ExtractOptions {
         ExtractOptions {
             password: None,
             max_page_chars: MAX_PAGE_CHARS,
+            ocr: OcrOptions::default(),
+            ocr_progress: None,
         }
     }
 }
@@ -103,7 +121,7 @@ pub fn extract_bytes(
     warnings.extend(outline_warnings);
 
     let max_chars = options.max_page_chars;
-    let results: Vec<Result<(PageText, bool), String>> = if page_count < PARALLEL_MIN_PAGES {
+    let results: Vec<Result<(PageText, bool, bool), String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
             .map(|idx| guarded(|| extract_page(&doc, idx, &labels, max_chars)))
             .collect()
@@ -125,9 +143,13 @@ pub fn extract_bytes(
 
     let mut pages = Vec::with_capacity(results.len());
     let mut page_errors = Vec::new();
+    let mut garbage_layers = Vec::new();
     for (idx, result) in results.into_iter().enumerate() {
         match result {
-            Ok((page, cut)) => {
+            Ok((page, cut, garbage)) => {
+                if garbage {
+                    garbage_layers.push(page.page_no);
+                }
                 if cut {
                     warnings.push(format!(
                         "page {}: text cut at {max_chars} characters (the page holds more)",
@@ -142,6 +164,14 @@ pub fn extract_bytes(
             }),
         }
     }
+    recognise_pages(
+        bytes,
+        name,
+        options,
+        &mut pages,
+        &garbage_layers,
+        &mut warnings,
+    )?;
     normalize::join_kerned_words(&mut pages);
     Ok(ExtractedDocument {
         pages,
@@ -151,6 +181,89 @@ pub fn extract_bytes(
         warnings,
         copy_forbidden,
     })
+}
+
+/// Recognises with OCR the pages `options.ocr` asks for: with [`OcrMode::Auto`], pages
+/// with no text (`needs_ocr`) and those in `garbage_layers` (1-based) whose OCR reads cleaner
+/// than their invisible layer; with [`OcrMode::Always`], every page that OCR finds text on.
+/// Pages are recognised one after another (MuPDF's OCR engine is one per process, see
+/// [`ocr::recognise`]); a page whose recognition fails keeps what it had, with a warning.
+///
+/// # Errors
+/// [`PdfError::OcrUnavailable`] when `--ocr always` is asked for and Tesseract's language
+/// data is missing. With `auto` that is a warning naming the package to install, and the
+/// pages stay marked `needs_ocr`.
+fn recognise_pages(
+    bytes: &[u8],
+    name: &str,
+    options: &ExtractOptions,
+    pages: &mut [PageText],
+    garbage_layers: &[u32],
+    warnings: &mut Vec<String>,
+) -> Result<(), PdfError> {
+    let wanted: Vec<usize> = match options.ocr.mode {
+        OcrMode::Never => Vec::new(),
+        OcrMode::Always => (0..pages.len()).collect(),
+        OcrMode::Auto => (0..pages.len())
+            .filter(|&i| pages[i].needs_ocr || garbage_layers.contains(&pages[i].page_no))
+            .collect(),
+    };
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let resolved = match ocr::ResolvedOcr::new(&options.ocr) {
+        Ok(resolved) => resolved,
+        Err(reason) if options.ocr.mode == OcrMode::Always => {
+            return Err(PdfError::OcrUnavailable {
+                path: name.to_string(),
+                reason,
+            })
+        }
+        Err(reason) => {
+            warnings.push(format!(
+                "{} page(s) have no usable text layer and were not recognised: {reason}",
+                wanted.len()
+            ));
+            return Ok(());
+        }
+    };
+    let total = wanted.len();
+    let max_chars = options.max_page_chars;
+    let password = options.password.as_deref();
+    let doc = open(bytes, name, password).map_err(|e| e.to_string());
+    let recognised: Vec<(usize, Result<PageText, String>)> = wanted
+        .iter()
+        .enumerate()
+        .map(|(n, &i)| {
+            let result = match &doc {
+                Ok(doc) => {
+                    let read = &pages[i];
+                    guarded(|| ocr_page(doc, read.page_no - 1, read, &resolved, max_chars))
+                }
+                Err(e) => Err(e.clone()),
+            };
+            if let Some(progress) = &options.ocr_progress {
+                (progress.0)(n + 1, total);
+            }
+            (i, result)
+        })
+        .collect();
+    for (i, result) in recognised {
+        let page = &mut pages[i];
+        match result {
+            Ok(read) if read.needs_ocr => {}
+            Ok(read) => {
+                let better = page.needs_ocr
+                    || options.ocr.mode == OcrMode::Always
+                    || read.ocr_confidence.unwrap_or(0.0) > ocr::text_quality(&page.plain_text());
+                if better {
+                    *page = read;
+                }
+            }
+            Err(reason) => warnings.push(format!("page {}: OCR failed: {reason}", page.page_no)),
+        }
+    }
+    Ok(())
 }
 
 /// Runs one page's extraction so that a panic (a bug in us or in the bindings, met on some
@@ -479,6 +592,8 @@ struct RawChar {
     font: std::rc::Rc<str>,
     bold: bool,
     italic: bool,
+    /// Filled or stroked: not text drawn invisibly (render mode 3, as OCR layers are).
+    visible: bool,
 }
 
 /// Characters of each MuPDF line of `text_page` (displayed coordinates, offset by the page
@@ -567,6 +682,9 @@ fn read_chars(
                     font,
                     bold: bold || ch.flags().contains(mupdf::TextCharFlags::BOLD),
                     italic,
+                    visible: ch
+                        .flags()
+                        .intersects(mupdf::TextCharFlags::FILLED | mupdf::TextCharFlags::STROKED),
                 });
             }
             if !chars.is_empty() {
@@ -621,14 +739,15 @@ fn annotation_text(page: &mupdf::pdf::PdfPage, bounds: mupdf::Rect) -> Option<mu
     list.to_text_page(text_flags()).ok()
 }
 
-/// Reads one page (0-based `idx`), at most `max_chars` characters of it; the flag says that
-/// its text was cut.
+/// Reads one page (0-based `idx`), at most `max_chars` characters of it; the flags say that
+/// its text was cut, and that its only text is an invisible layer of mostly broken words (an
+/// OCR layer worth recognising again, see [`OcrMode::Auto`]).
 fn extract_page(
     doc: &PdfDocument,
     idx: u32,
     labels: &[String],
     max_chars: usize,
-) -> Result<(PageText, bool), String> {
+) -> Result<(PageText, bool, bool), String> {
     let page = doc
         .load_pdf_page(idx as i32)
         .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
@@ -665,6 +784,46 @@ fn extract_page(
             }
         }
     }
+    let garbage_layer = !raw_lines.is_empty()
+        && raw_lines.iter().flatten().all(|c| !c.visible)
+        && ocr::text_quality(&raw_text(&raw_lines)) < ocr::GARBAGE_LAYER_QUALITY;
+    let (blocks, needs_ocr) = assemble(raw_lines, votes, width_pt, height_pt);
+    Ok((
+        PageText {
+            page_no: idx + 1,
+            width_pt,
+            height_pt,
+            rotation,
+            label,
+            blocks,
+            needs_ocr,
+            ocr_confidence: None,
+        },
+        cut,
+        garbage_layer,
+    ))
+}
+
+/// The characters of `raw_lines` as text, a line per line.
+fn raw_text(raw_lines: &[Vec<RawChar>]) -> String {
+    let mut text = String::new();
+    for line in raw_lines {
+        text.extend(line.iter().map(|c| c.c));
+        text.push('\n');
+    }
+    text
+}
+
+/// Lines and blocks in reading order from the raw characters of a page of `width_pt` ×
+/// `height_pt` points, with the writing direction the `votes` elect (right, down, up, left),
+/// boxes mapped back to the displayed page; the flag says that the page has no letter or
+/// digit (OCR would be needed).
+fn assemble(
+    raw_lines: Vec<Vec<RawChar>>,
+    votes: [usize; 4],
+    width_pt: f32,
+    height_pt: f32,
+) -> (Vec<nanoindex_core::extract::TextBlock>, bool) {
     let direction = match (0..4)
         .max_by_key(|&i| (votes[i], usize::from(i == 0)))
         .unwrap_or(0)
@@ -705,18 +864,35 @@ fn extract_page(
             }
         }
     }
-    Ok((
-        PageText {
-            page_no: idx + 1,
-            width_pt,
-            height_pt,
-            rotation,
-            label,
-            blocks,
-            needs_ocr,
-        },
-        cut,
-    ))
+    (blocks, needs_ocr)
+}
+
+/// Recognises page `idx` (0-based) of `doc` with OCR ([`ocr::recognise`]): its text as
+/// [`extract_page`] gives it, with [`PageText::ocr_confidence`] set, `needs_ocr` when OCR
+/// found no letter or digit either.
+fn ocr_page(
+    doc: &PdfDocument,
+    idx: u32,
+    read: &PageText,
+    resolved: &ocr::ResolvedOcr,
+    max_chars: usize,
+) -> Result<PageText, String> {
+    let page = doc
+        .load_pdf_page(idx as i32)
+        .map_err(|e| format!("cannot load page: {}", mupdf_message(&e)))?;
+    let bounds = page
+        .bounds()
+        .map_err(|e| format!("cannot read page size: {}", mupdf_message(&e)))?;
+    let text_page = ocr::recognise(&page, bounds, resolved)?;
+    let (raw_lines, votes, _) = read_chars(&text_page, 0.0, 0.0, max_chars);
+    let confidence = ocr::text_quality(&raw_text(&raw_lines));
+    let (blocks, needs_ocr) = assemble(raw_lines, votes, read.width_pt, read.height_pt);
+    Ok(PageText {
+        blocks,
+        needs_ocr,
+        ocr_confidence: Some(confidence),
+        ..read.clone()
+    })
 }
 
 /// True when the next glyph is set over the space glyph `chars[i]` (a negative adjustment

@@ -13,12 +13,25 @@ use mupdf::pdf::{PdfAnnotationType, PdfDocument};
 use mupdf::{Point, Quad, Rect};
 use nanoindex_core::BoundingBox;
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::ocr::{OcrMode, OcrOptions, ResolvedOcr};
 use crate::{mupdf_message, open, PdfError};
 
 /// A PDF opened for quote search. Not `Send` (MuPDF handles stay on their thread).
+///
+/// Pages without text, and the pages named by [`QuoteFinder::with_ocr`], are searched in
+/// their OCR text ([`crate::ocr`]), recognised once per finder, so quotes from scanned pages
+/// get boxes too.
 pub struct QuoteFinder {
     doc: PdfDocument,
     page_count: u32,
+    ocr: OcrOptions,
+    ocr_pages: HashSet<u32>,
+    ocr_engine: OnceCell<Option<ResolvedOcr>>,
+    recognised: RefCell<HashMap<u32, Option<Rc<mupdf::TextPage>>>>,
 }
 
 impl std::fmt::Debug for QuoteFinder {
@@ -94,7 +107,72 @@ impl QuoteFinder {
                 reason: mupdf_message(&e),
             })?
             .max(0) as u32;
-        Ok(QuoteFinder { doc, page_count })
+        Ok(QuoteFinder {
+            doc,
+            page_count,
+            ocr: OcrOptions::default(),
+            ocr_pages: HashSet::new(),
+            ocr_engine: OnceCell::new(),
+            recognised: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// Searches with the OCR settings the document was indexed with: `pages` (1-based) are
+    /// the pages whose text came from OCR; pages without text are recognised too unless
+    /// `options.mode` is [`OcrMode::Never`].
+    #[must_use]
+    pub fn with_ocr(mut self, options: OcrOptions, pages: impl IntoIterator<Item = u32>) -> Self {
+        self.ocr = options;
+        self.ocr_pages = pages.into_iter().collect();
+        self
+    }
+
+    /// The text page to search on page `page_no` (1-based) and the rectangle its
+    /// coordinates are relative to: the file's own text, or its OCR text when the page was
+    /// recognised at indexing or has no text (see [`QuoteFinder::with_ocr`]).
+    fn text_page(
+        &self,
+        page: &mupdf::Page,
+        page_no: u32,
+        bounds: Rect,
+    ) -> Option<(Rc<mupdf::TextPage>, Rect)> {
+        let own = page.to_text_page(crate::text_flags()).ok()?;
+        let has_text = || {
+            own.blocks().any(|b| {
+                b.lines()
+                    .any(|l| l.chars().any(|c| c.char().is_some_and(char::is_alphanumeric)))
+            })
+        };
+        let wanted =
+            self.ocr_pages.contains(&page_no) || (self.ocr.mode != OcrMode::Never && !has_text());
+        if !wanted {
+            return Some((Rc::new(own), bounds));
+        }
+        let engine = self
+            .ocr_engine
+            .get_or_init(|| ResolvedOcr::new(&self.ocr).ok())
+            .as_ref();
+        let recognised = self
+            .recognised
+            .borrow_mut()
+            .entry(page_no)
+            .or_insert_with(|| {
+                engine.and_then(|e| crate::ocr::recognise(page, bounds, e).ok().map(Rc::new))
+            })
+            .clone();
+        match recognised {
+            // OCR text is in the displayed page's coordinates from its top-left corner.
+            Some(text_page) => Some((
+                text_page,
+                Rect {
+                    x0: 0.0,
+                    y0: 0.0,
+                    x1: bounds.x1 - bounds.x0,
+                    y1: bounds.y1 - bounds.y0,
+                },
+            )),
+            None => Some((Rc::new(own), bounds)),
+        }
     }
 
     fn search(&self, text_page: &mupdf::TextPage, needle: &str) -> Vec<Hit> {
@@ -118,8 +196,7 @@ impl QuoteFinder {
             return None;
         }
         let page = self.doc.load_page(page_no as i32 - 1).ok()?;
-        let bounds = page.bounds().ok()?;
-        let text_page = page.to_text_page(crate::text_flags()).ok()?;
+        let (text_page, bounds) = self.text_page(&page, page_no, page.bounds().ok()?)?;
         let needle = quote.split_whitespace().collect::<Vec<_>>().join(" ");
         if needle.is_empty() {
             return None;

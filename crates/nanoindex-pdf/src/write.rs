@@ -9,6 +9,8 @@
 
 use std::fmt::Write as _;
 
+use crate::PdfError;
+
 /// One run of text on a page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextRun {
@@ -324,6 +326,63 @@ impl PdfBuilder {
         }
         objects
     }
+}
+
+/// A scan of `bytes`: every page rendered in grey at `dpi` dots per inch and written into a
+/// new PDF as that image alone, on a page of the same displayed size (PDF points), with no
+/// text layer and no outline. Tests make scanned documents with it; `name` is used in errors.
+///
+/// # Errors
+/// As [`crate::extract_bytes`] for a file that cannot be opened; [`PdfError::Damaged`] when a
+/// page cannot be rendered; [`PdfError::Io`] when the temporary output cannot be written.
+pub fn image_only_copy(bytes: &[u8], name: &str, dpi: f32) -> Result<Vec<u8>, PdfError> {
+    let doc = crate::open(bytes, name, None)?;
+    let damaged = |e: mupdf::Error| PdfError::Damaged {
+        path: name.to_string(),
+        reason: crate::mupdf_message(&e),
+    };
+    let io = |source: std::io::Error| PdfError::Io {
+        path: name.to_string(),
+        source,
+    };
+    let out = tempfile::Builder::new()
+        .prefix("nanoindex-scan-")
+        .suffix(".pdf")
+        .tempfile()
+        .map_err(io)?;
+    {
+        let mut writer =
+            mupdf::DocumentWriter::new(out.path(), "pdf", "compress").map_err(damaged)?;
+        let count = doc.page_count().map_err(damaged)?;
+        let scale = dpi / 72.0;
+        for i in 0..count {
+            let page = doc.load_page(i).map_err(damaged)?;
+            let bounds = page.bounds().map_err(damaged)?;
+            let pixmap = page
+                .to_pixmap(
+                    &mupdf::Matrix::new_scale(scale, scale),
+                    &mupdf::Colorspace::device_gray(),
+                    false,
+                    false,
+                )
+                .map_err(damaged)?;
+            let image = mupdf::Image::from_pixmap(&pixmap).map_err(damaged)?;
+            let media = mupdf::Rect {
+                x0: 0.0,
+                y0: 0.0,
+                x1: bounds.x1 - bounds.x0,
+                y1: bounds.y1 - bounds.y0,
+            };
+            let device = writer.begin_page(media).map_err(damaged)?;
+            // An image fills the unit square; the matrix stretches it over the page.
+            let ctm = mupdf::Matrix::new(media.x1, 0.0, 0.0, media.y1, 0.0, 0.0);
+            device
+                .fill_image(&image, &ctm, 1.0, mupdf::ColorParams::default())
+                .map_err(damaged)?;
+            writer.end_page(device).map_err(damaged)?;
+        }
+    }
+    std::fs::read(out.path()).map_err(io)
 }
 
 #[cfg(test)]

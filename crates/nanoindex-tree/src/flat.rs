@@ -201,6 +201,7 @@ mod tests {
                     },
                 }],
                 needs_ocr: false,
+                ocr_confidence: None,
             })
             .collect();
         ExtractedDocument {
