@@ -11,6 +11,11 @@
 #   builtin headers (`stddef.h`, from libclang-common-N-dev), without which bindgen fails with
 #   "'stddef.h' file not found" even when the library loads.
 # - a C/C++ compiler (gcc, g++) and pip (scripts/fetch-models.sh downloads the models with it).
+# - Tesseract's language data for OCR of scanned pages (MuPDF builds Tesseract in; the data
+#   is not code): `<lang>.traineddata` for each language of OCR_LANGS (default `eng`; CI adds
+#   `chi_sim` for the hostile corpus's Chinese scan), from the Debian/Ubuntu packages
+#   `tesseract-ocr-<lang>`. Without apt-get a missing language is a warning (OCR of scanned
+#   pages then fails with a message naming the package), not an error: the build needs none.
 #
 # Missing packages are installed with apt-get (through sudo when not root). On a machine
 # without apt-get a missing prerequisite is an error naming what to install.
@@ -39,7 +44,20 @@ have_clang_headers() {
     return 1
 }
 
+have_tessdata() {
+    local lang="$1" dir
+    for dir in "${TESSDATA_PREFIX:-/nonexistent}" "${TESSDATA_PREFIX:-/nonexistent}/tessdata" \
+               /usr/share/tesseract-ocr/*/tessdata /usr/share/tessdata /usr/local/share/tessdata; do
+        [ -e "$dir/$lang.traineddata" ] && return 0
+    done
+    return 1
+}
+
 need_apt=()
+missing_ocr=()
+for lang in ${OCR_LANGS:-eng}; do
+    have_tessdata "$lang" || missing_ocr+=("tesseract-ocr-$(echo "$lang" | tr '_' '-' | tr '[:upper:]' '[:lower:]')")
+done
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 { have_libclang && have_clang_headers; } || need_apt+=(libclang-dev)
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
@@ -47,6 +65,15 @@ command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || command -v pip >/dev/null 2>&1 || need_apt+=(python3-pip)
+
+if [ ${#missing_ocr[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+        need_apt+=("${missing_ocr[@]}")
+    else
+        echo "warning: no Tesseract language data for OCR (${missing_ocr[*]}); install it with" \
+             "your package manager or set TESSDATA_PREFIX; scanned pages cannot be read until then" >&2
+    fi
+fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
     if ! command -v apt-get >/dev/null 2>&1; then

@@ -3,9 +3,9 @@
 
 use clap::Args;
 use nanoindex::llm::LlmOptions;
-use nanoindex::{cache_root, Config, NanoIndex};
+use nanoindex::{cache_root, Config, NanoIndex, OcrMode, OcrOptions, OcrProgress};
 
-/// How documents are opened: their password and whether passages are embedded.
+/// How documents are opened: their password, OCR, and whether passages are embedded.
 #[derive(Debug, Args)]
 pub struct OpenArgs {
     /// Password of encrypted PDFs.
@@ -14,6 +14,81 @@ pub struct OpenArgs {
     /// Lexical retrieval only: do not load the embedding model.
     #[arg(long)]
     pub no_dense: bool,
+    /// How scanned pages are read.
+    #[command(flatten)]
+    pub ocr: OcrArgs,
+}
+
+/// OCR of pages without a usable text layer: the one definition of `--ocr`, `--ocr-lang`
+/// and `--ocr-data` for every command that reads PDFs.
+#[derive(Debug, Clone, Args)]
+pub struct OcrArgs {
+    /// When pages are recognised with OCR: `auto` (pages with no usable text layer),
+    /// `always` (every page) or `never`.
+    #[arg(long, default_value = "auto", value_parser = OcrMode::parse)]
+    pub ocr: OcrMode,
+    /// OCR languages, Tesseract names joined by `+` (`eng`, `eng+deu`, `chi_sim`); each
+    /// needs its language data (Debian/Ubuntu: `tesseract-ocr-<lang>`).
+    #[arg(long, default_value = "eng")]
+    pub ocr_lang: String,
+    /// Folder holding Tesseract's `<lang>.traineddata` (default: `TESSDATA_PREFIX`, else
+    /// the system's tessdata folder).
+    #[arg(long)]
+    pub ocr_data: Option<std::path::PathBuf>,
+}
+
+impl Default for OcrArgs {
+    fn default() -> Self {
+        OcrArgs {
+            ocr: OcrMode::Auto,
+            ocr_lang: "eng".to_string(),
+            ocr_data: None,
+        }
+    }
+}
+
+impl OcrArgs {
+    /// The engine's OCR options.
+    pub fn options(&self) -> OcrOptions {
+        OcrOptions {
+            mode: self.ocr,
+            languages: self.ocr_lang.clone(),
+            data_dir: self.ocr_data.clone(),
+        }
+    }
+}
+
+/// A progress bar of pages recognised by OCR on stderr, drawn from the first page
+/// recognised (so a born-digital document shows none); hidden when stderr is not a
+/// terminal. Shared by every document of a run: its length grows with each document's
+/// pages to recognise.
+pub fn ocr_progress() -> OcrProgress {
+    use std::sync::{Arc, Mutex};
+    let bar: Arc<Mutex<Option<(indicatif::ProgressBar, usize)>>> = Arc::new(Mutex::new(None));
+    OcrProgress(Arc::new(move |done, total| {
+        let mut guard = bar
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (bar, base) = guard.get_or_insert_with(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "OCR {bar:30} {pos}/{len} pages · {per_sec} · {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            (bar, 0)
+        });
+        if done == 1 {
+            // A new document: its pages join the bar.
+            *base = bar.length().unwrap_or(0) as usize;
+            bar.set_length((*base + total) as u64);
+        }
+        bar.set_position((*base + done) as u64);
+        if bar.position() == bar.length().unwrap_or(0) {
+            bar.finish_and_clear();
+        }
+    }))
 }
 
 /// Which text model runs and on how many threads: the one definition of `--llm` and
@@ -56,6 +131,8 @@ pub struct ModelArgs {
 pub fn engine(open: &OpenArgs, model: Option<&ModelArgs>) -> NanoIndex {
     NanoIndex::new(Config {
         password: open.password.clone(),
+        ocr: open.ocr.options(),
+        ocr_progress: Some(ocr_progress()),
         llm: model.map(|m| m.llm.llm.clone()),
         llm_options: model.map(|m| m.llm.options()).unwrap_or_default(),
         dense: !open.no_dense,

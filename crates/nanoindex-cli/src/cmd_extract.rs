@@ -94,6 +94,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         password: args.open.password.clone(),
         // Tables need no passage vectors.
         no_dense: true,
+        ocr: args.open.ocr.clone(),
     };
     let prepared = engine(&open, None).prepare(&args.file, &mut |m| eprintln!("{m}"))?;
     // (table, title of the section that holds it)

@@ -78,6 +78,9 @@ pub struct IndexArgs {
     /// Password for encrypted files; applies to every file given.
     #[arg(long)]
     password: Option<String>,
+    /// How scanned pages are read.
+    #[command(flatten)]
+    ocr: crate::args::OcrArgs,
     /// Print one JSON object per file on stdout instead of a summary on stderr.
     #[arg(long)]
     json: bool,
@@ -286,6 +289,8 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     };
     let engine = NanoIndex::new(Config {
         password: args.password.clone(),
+        ocr: args.ocr.options(),
+        ocr_progress: (!args.json).then(crate::args::ocr_progress),
         llm: (!args.no_llm).then(|| args.model.llm.clone()),
         llm_options: args.model.options(),
         enrich,

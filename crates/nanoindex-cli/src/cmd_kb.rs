@@ -134,6 +134,7 @@ fn open_existing(dir: &Path) -> anyhow::Result<KnowledgeBase> {
     let open = OpenArgs {
         password: None,
         no_dense: true,
+        ocr: crate::args::OcrArgs::default(),
     };
     Ok(KnowledgeBase::open(dir, engine(&open, None))?)
 }

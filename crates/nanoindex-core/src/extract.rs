@@ -188,4 +188,8 @@ pub struct ExtractedDocument {
     pub warnings: Vec<String>,
     /// The file's permissions forbid copying text.
     pub copy_forbidden: bool,
+    /// Why pages without a usable text layer were not recognised by OCR (missing language
+    /// data, naming the package to install); `None` when OCR ran or was not needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_unavailable: Option<String>,
 }

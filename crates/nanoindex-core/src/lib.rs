@@ -34,7 +34,8 @@ pub use id::NodeId;
 pub use io::{load_graph, load_tree, save_graph, save_tree};
 pub use tree::{
     assign_node_ids, estimate_tokens, iter_nodes, BoundingBox, DocumentTree, ExtractionMetadata,
-    PageDimensions, PageError, SourceSpan, SplitMethod, Table, TableCell, TextPageSpan, TreeNode,
+    OcrPage, PageDimensions, PageError, SourceSpan, SplitMethod, Table, TableCell, TextPageSpan,
+    TreeNode,
 };
 
 /// Version of the tree and graph JSON written by this crate. Bump it when a field changes

@@ -336,6 +336,16 @@ pub struct PageError {
     pub message: String,
 }
 
+/// A page whose text was recognised by OCR, recorded in [`ExtractionMetadata::ocr_pages`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OcrPage {
+    /// 1-based page number.
+    pub page: u32,
+    /// Share (0–1) of the recognised words that are clean words or figures
+    /// ([`crate::extract::PageText::ocr_confidence`]).
+    pub confidence: f32,
+}
+
 /// What the extractor and tree builder recorded about a document.
 ///
 /// NanoIndex declares this field as a free dict; unknown keys from other writers are kept in
@@ -363,6 +373,12 @@ pub struct ExtractionMetadata {
     /// 1-based pages with no usable text layer (OCR would be needed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages_without_text: Vec<u32>,
+    /// Pages whose text was recognised by OCR, with the share of clean words of each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ocr_pages: Vec<OcrPage>,
+    /// Tesseract languages OCR used (`eng`, `eng+deu`), when a page was recognised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_languages: Option<String>,
     /// Pages that failed to load; the rest of the document was indexed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub page_errors: Vec<PageError>,

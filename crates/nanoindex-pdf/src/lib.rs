@@ -164,7 +164,7 @@ pub fn extract_bytes(
             }),
         }
     }
-    recognise_pages(
+    let ocr_unavailable = recognise_pages(
         bytes,
         name,
         options,
@@ -180,6 +180,7 @@ pub fn extract_bytes(
         page_errors,
         warnings,
         copy_forbidden,
+        ocr_unavailable,
     })
 }
 
@@ -189,10 +190,12 @@ pub fn extract_bytes(
 /// Pages are recognised one after another (MuPDF's OCR engine is one per process, see
 /// [`ocr::recognise`]); a page whose recognition fails keeps what it had, with a warning.
 ///
+/// Returns why OCR could not run when pages needed it (with `auto`: a warning too, naming
+/// the package to install; the pages stay marked `needs_ocr`).
+///
 /// # Errors
 /// [`PdfError::OcrUnavailable`] when `--ocr always` is asked for and Tesseract's language
-/// data is missing. With `auto` that is a warning naming the package to install, and the
-/// pages stay marked `needs_ocr`.
+/// data is missing.
 fn recognise_pages(
     bytes: &[u8],
     name: &str,
@@ -200,7 +203,7 @@ fn recognise_pages(
     pages: &mut [PageText],
     garbage_layers: &[u32],
     warnings: &mut Vec<String>,
-) -> Result<(), PdfError> {
+) -> Result<Option<String>, PdfError> {
     let wanted: Vec<usize> = match options.ocr.mode {
         OcrMode::Never => Vec::new(),
         OcrMode::Always => (0..pages.len()).collect(),
@@ -209,7 +212,7 @@ fn recognise_pages(
             .collect(),
     };
     if wanted.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let resolved = match ocr::ResolvedOcr::new(&options.ocr) {
         Ok(resolved) => resolved,
@@ -224,7 +227,7 @@ fn recognise_pages(
                 "{} page(s) have no usable text layer and were not recognised: {reason}",
                 wanted.len()
             ));
-            return Ok(());
+            return Ok(Some(reason));
         }
     };
     let total = wanted.len();
@@ -253,6 +256,14 @@ fn recognise_pages(
         match result {
             Ok(read) if read.needs_ocr => {}
             Ok(read) => {
+                let confidence = read.ocr_confidence.unwrap_or(0.0);
+                if confidence < ocr::LOW_CONFIDENCE {
+                    warnings.push(format!(
+                        "page {}: OCR confidence {confidence:.2} with languages `{}`; if the \
+                         page is in another language, give it with --ocr-lang",
+                        page.page_no, options.ocr.languages
+                    ));
+                }
                 let better = page.needs_ocr
                     || options.ocr.mode == OcrMode::Always
                     || read.ocr_confidence.unwrap_or(0.0) > ocr::text_quality(&page.plain_text());
@@ -263,7 +274,7 @@ fn recognise_pages(
             Err(reason) => warnings.push(format!("page {}: OCR failed: {reason}", page.page_no)),
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Runs one page's extraction so that a panic (a bug in us or in the bindings, met on some
@@ -886,7 +897,23 @@ fn ocr_page(
     let text_page = ocr::recognise(&page, bounds, resolved)?;
     let (raw_lines, votes, _) = read_chars(&text_page, 0.0, 0.0, max_chars);
     let confidence = ocr::text_quality(&raw_text(&raw_lines));
-    let (blocks, needs_ocr) = assemble(raw_lines, votes, read.width_pt, read.height_pt);
+    let (mut blocks, needs_ocr) = assemble(raw_lines, votes, read.width_pt, read.height_pt);
+    // Tesseract's point sizes for CJK lines scatter (26 to 50 pt for one body size on the
+    // hostile corpus's Chinese scan) while their boxes agree (20 ± 1 pt, the title 29):
+    // a CJK glyph fills its em square, so the line's height is its size.
+    for line in blocks.iter_mut().flat_map(|b| b.lines.iter_mut()) {
+        let cjk = line
+            .text
+            .chars()
+            .filter(|&c| nanoindex_core::script::is_cjk(c))
+            .count();
+        if cjk * 2 > line.text.chars().filter(|c| !c.is_whitespace()).count() {
+            let height = line.bbox.y1 - line.bbox.y0;
+            for span in &mut line.spans {
+                span.size_pt = height;
+            }
+        }
+    }
     Ok(PageText {
         blocks,
         needs_ocr,

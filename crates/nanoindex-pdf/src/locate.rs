@@ -139,8 +139,10 @@ impl QuoteFinder {
         let own = page.to_text_page(crate::text_flags()).ok()?;
         let has_text = || {
             own.blocks().any(|b| {
-                b.lines()
-                    .any(|l| l.chars().any(|c| c.char().is_some_and(char::is_alphanumeric)))
+                b.lines().any(|l| {
+                    l.chars()
+                        .any(|c| c.char().is_some_and(char::is_alphanumeric))
+                })
             })
         };
         let wanted =

@@ -336,6 +336,20 @@ impl PdfBuilder {
 /// As [`crate::extract_bytes`] for a file that cannot be opened; [`PdfError::Damaged`] when a
 /// page cannot be rendered; [`PdfError::Io`] when the temporary output cannot be written.
 pub fn image_only_copy(bytes: &[u8], name: &str, dpi: f32) -> Result<Vec<u8>, PdfError> {
+    image_only_copy_pages(bytes, name, dpi, None)
+}
+
+/// As [`image_only_copy`], of the pages `first..=last` (1-based) only when `pages` is given
+/// (pages past the end are ignored).
+///
+/// # Errors
+/// As [`image_only_copy`].
+pub fn image_only_copy_pages(
+    bytes: &[u8],
+    name: &str,
+    dpi: f32,
+    pages: Option<(u32, u32)>,
+) -> Result<Vec<u8>, PdfError> {
     let doc = crate::open(bytes, name, None)?;
     let damaged = |e: mupdf::Error| PdfError::Damaged {
         path: name.to_string(),
@@ -355,7 +369,10 @@ pub fn image_only_copy(bytes: &[u8], name: &str, dpi: f32) -> Result<Vec<u8>, Pd
             mupdf::DocumentWriter::new(out.path(), "pdf", "compress").map_err(damaged)?;
         let count = doc.page_count().map_err(damaged)?;
         let scale = dpi / 72.0;
-        for i in 0..count {
+        let (first, last) = pages.map_or((0, count), |(a, b)| {
+            ((a as i32 - 1).min(count), (b as i32).min(count))
+        });
+        for i in first..last {
             let page = doc.load_page(i).map_err(damaged)?;
             let bounds = page.bounds().map_err(damaged)?;
             let pixmap = page

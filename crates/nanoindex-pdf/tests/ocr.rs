@@ -79,7 +79,9 @@ fn a_scanned_page_is_read_with_its_words_and_boxes() {
     let doc = extract_bytes(&scan, "scan.pdf", &ExtractOptions::default()).unwrap();
     let page = &doc.pages[0];
     assert!(!page.needs_ocr, "{:?}", doc.warnings);
-    let confidence = page.ocr_confidence.expect("the page is marked as recognised");
+    let confidence = page
+        .ocr_confidence
+        .expect("the page is marked as recognised");
     assert!(confidence > 0.9, "confidence {confidence}");
     let text = page.plain_text();
     let reference: Vec<&str> = LINES.iter().flat_map(|l| l.split_whitespace()).collect();
@@ -89,8 +91,16 @@ fn a_scanned_page_is_read_with_its_words_and_boxes() {
     // The heading is a line of its own, above the paragraph, in page coordinates.
     let first = page.lines().next().unwrap();
     assert_eq!(first.text, LINES[0]);
-    assert!(first.bbox.y0 > 70.0 && first.bbox.y1 < 100.0, "{:?}", first.bbox);
-    assert!(first.bbox.x0 > 65.0 && first.bbox.x0 < 80.0, "{:?}", first.bbox);
+    assert!(
+        first.bbox.y0 > 70.0 && first.bbox.y1 < 100.0,
+        "{:?}",
+        first.bbox
+    );
+    assert!(
+        first.bbox.x0 > 65.0 && first.bbox.x0 < 80.0,
+        "{:?}",
+        first.bbox
+    );
 
     // A quote on the scanned page is found, with a box, by the same search as on text pages.
     let finder = QuoteFinder::open(&scan, "scan.pdf", None).unwrap();
@@ -98,14 +108,23 @@ fn a_scanned_page_is_read_with_its_words_and_boxes() {
         .locate(1, "The termination fee is $2,450,000")
         .expect("the quote is found on the recognised page");
     assert_eq!(boxes[0].page, 1);
-    assert!(boxes[0].y > 0.2 && boxes[0].y + boxes[0].height < 0.35, "{:?}", boxes[0]);
+    assert!(
+        boxes[0].y > 0.2 && boxes[0].y + boxes[0].height < 0.35,
+        "{:?}",
+        boxes[0]
+    );
 }
 
 #[test]
 fn always_reads_text_pages_too_and_missing_language_data_is_named() {
     let mut pdf = PdfBuilder::new();
-    pdf.page()
-        .text(72.0, 90.0, 12.0, false, "Governing law is the State of Delaware.");
+    pdf.page().text(
+        72.0,
+        90.0,
+        12.0,
+        false,
+        "Governing law is the State of Delaware.",
+    );
     let bytes = pdf.to_bytes();
     let dir = tempfile::tempdir().unwrap();
     let always_without_data = ExtractOptions {

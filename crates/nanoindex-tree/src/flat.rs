@@ -211,6 +211,7 @@ mod tests {
             page_errors: Vec::new(),
             warnings: Vec::new(),
             copy_forbidden: false,
+            ocr_unavailable: None,
         }
     }
 

@@ -17,9 +17,10 @@ pub enum IndexError {
     /// Opening or reading the PDF failed (password, damage, no pages, …).
     #[error(transparent)]
     Pdf(#[from] nanoindex_pdf::PdfError),
-    /// No page has a text layer and there is no outline to build a tree from.
+    /// No page has a text layer, OCR found none either, and there is no outline to build a
+    /// tree from.
     #[error(
-        "cannot index `{path}`: no text layer on any of its pages ({}; OCR needed)",
+        "cannot index `{path}`: no text layer on any of its pages ({}; {ocr})",
         nanoindex_core::english::counted(*.pages, "page")
     )]
     NoTextLayer {
@@ -27,6 +28,9 @@ pub enum IndexError {
         path: PathBuf,
         /// Its page count.
         pages: u32,
+        /// What OCR did: `OCR needed` (with `--ocr never`, or why it could not run: the
+        /// language package to install), or `OCR found no text`.
+        ocr: String,
     },
     /// A bug met while indexing this file; the rest of the batch went on.
     #[error("cannot index `{path}`: internal error (please report it with the file)")]

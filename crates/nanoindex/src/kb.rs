@@ -446,7 +446,8 @@ impl KnowledgeBase {
             pdf,
             path.display().to_string(),
             self.engine.config().password.clone(),
-        );
+        )
+        .with_ocr(self.engine.config().ocr.clone());
         if let Some(e) = self.engine.embedder(&mut |_| {}) {
             document = document.with_vectors(e.model_name(), None);
             if let Some(v) = document.vectors() {

@@ -61,6 +61,7 @@ pub use index::IndexedDocument;
 pub use kb::{AddReport, KbAnswer, KbHit, KnowledgeBase};
 pub use nanoindex_core as core;
 pub use nanoindex_kb::sha256_hex;
+pub use nanoindex_pdf::{OcrMode, OcrOptions, OcrProgress};
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 pub use vectors::PassageVectors;
 
@@ -69,6 +70,11 @@ pub use vectors::PassageVectors;
 pub struct Config {
     /// Password for encrypted PDFs (applies to every file of a batch).
     pub password: Option<String>,
+    /// When and in which languages pages without a usable text layer are recognised
+    /// (Tesseract through MuPDF; see `nanoindex_pdf::ocr`).
+    pub ocr: OcrOptions,
+    /// Hears each page OCR recognises (for a progress bar).
+    pub ocr_progress: Option<OcrProgress>,
     /// The text model for enrichment, as a spec string (`""` = the default model on
     /// llama.cpp; see [`llm::load_generator`]). `None`: no model — structure, paragraph
     /// splits and the rule-based graph, zero model calls. The model is loaded on first use

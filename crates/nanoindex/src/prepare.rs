@@ -35,9 +35,10 @@ pub const GRAPH_REVISION: u32 = 3;
 /// the next letter is set over, "SEG MENT", are joined; 8: lettered clauses `(a) Title.`,
 /// defined terms with their alternatives, keyword headings titled by the next lines, opinion
 /// openings and numbered parts, running heads below the margin, headings under outline
-/// leaves merged, tables of figures in `TreeNode.tables`); it is part of the cache directory
-/// name, so trees of other revisions are rebuilt.
-pub const TREE_REVISION: u32 = 8;
+/// leaves merged, tables of figures in `TreeNode.tables`; 9: pages without a usable text
+/// layer recognised by OCR); it is part of the cache directory name, so trees of other
+/// revisions are rebuilt.
+pub const TREE_REVISION: u32 = 9;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;
@@ -122,9 +123,16 @@ impl NanoIndex {
             self.config.password.as_deref(),
         )?;
         let cache = cache.filter(|_| !protected);
+        // OCR settings other than the default read scanned pages differently: their own entry.
+        let ocr_key = match self.config.ocr.cache_key() {
+            k if k.is_empty() => k,
+            k => format!("-{k}"),
+        };
         let dir = cache.map(|c| {
-            c.join("documents")
-                .join(format!("{}-f{FORMAT_VERSION}t{TREE_REVISION}", &sha[..32]))
+            c.join("documents").join(format!(
+                "{}-f{FORMAT_VERSION}t{TREE_REVISION}{ocr_key}",
+                &sha[..32]
+            ))
         });
         let graph_file = format!("graph-r{GRAPH_REVISION}.json");
         // One process indexes a document at a time: others wait for it, then read its cache
@@ -161,7 +169,8 @@ impl NanoIndex {
         };
         tree.extraction_metadata.source_path = Some(path.display().to_string());
         let name = path.display().to_string();
-        let mut document = AskDocument::new(tree, graph, bytes, name, self.config.password.clone());
+        let mut document = AskDocument::new(tree, graph, bytes, name, self.config.password.clone())
+            .with_ocr(self.config.ocr.clone());
         if let Some(e) = embedder {
             let dir = cache.map(|c| vectors_dir(c, &sha));
             document = document.with_vectors(e.model_name(), dir.as_deref());
@@ -240,7 +249,8 @@ impl NanoIndex {
             self.config.password.as_deref(),
         )?;
         let name = pdf_path.display().to_string();
-        let mut document = AskDocument::new(tree, graph, pdf, name, self.config.password.clone());
+        let mut document = AskDocument::new(tree, graph, pdf, name, self.config.password.clone())
+            .with_ocr(self.config.ocr.clone());
         if let Some(e) = embedder {
             let dir = cache
                 .filter(|_| !protected)

@@ -373,6 +373,37 @@ fn highlight_marks_the_cited_boxes() {
     }
 }
 
+/// A scan (the contract rendered and put back as images alone) is read by OCR: the
+/// question about it is answered, cited on its page with a box, and highlighted there.
+#[test]
+fn a_scanned_contract_is_answered_and_cited_with_a_box() {
+    if !common::ocr_languages("eng") {
+        return;
+    }
+    let scan = nanoindex_pdf::write::image_only_copy(&contract(false), "msa.pdf", 200.0).unwrap();
+    let (_dir, doc) = prepare(&scan, "msa-scan.pdf");
+    let meta = &doc.tree.extraction_metadata;
+    assert_eq!(
+        meta.ocr_pages.len() as u32,
+        meta.page_count,
+        "every page of the scan is recognised: {meta:?}"
+    );
+    assert!(
+        meta.ocr_pages.iter().all(|p| p.confidence > 0.9),
+        "{meta:?}"
+    );
+    let mut model = ScriptedGenerator::new([
+        r#"{"lines": [1]}"#,
+        r#"{"answer": "The cap is $2,500,000."}"#,
+    ]);
+    let answer = ask_with(&doc, "What is the liability cap?", &mut model, Mode::Fast);
+    assert!(answer.content.contains("2,500,000"), "{answer:#?}");
+    assert_cites(&answer, 2, "2,500,000");
+    let out = highlight_pdf(&doc, &answer).unwrap();
+    let marks = nanoindex_pdf::locate::highlight_boxes(&out, "out.pdf").unwrap();
+    assert_eq!(marks.len(), answer.citations[0].bounding_boxes.len());
+}
+
 #[test]
 fn wrong_arithmetic_in_a_draft_is_corrected() {
     let (_dir, doc) = prepare(&annual_report(), "harbor.pdf");

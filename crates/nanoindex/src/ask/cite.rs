@@ -1,5 +1,6 @@
 //! Citations: each quote searched on its page with MuPDF (boxes as 0–1 fractions of the
-//! displayed page); a quote not found is dropped and listed in the trace.
+//! displayed page; on pages read by OCR, in their recognised text); a quote not found is
+//! dropped and listed in the trace.
 
 use nanoindex_core::{BoundingBox, Citation};
 use nanoindex_pdf::locate::QuoteFinder;
@@ -12,11 +13,19 @@ impl Session<'_> {
     /// Verified citations of `snippets`: each quote searched on its page; not found →
     /// dropped (and listed in the trace).
     pub(super) fn citations(&mut self, snippets: &[Snippet]) -> Result<Vec<Citation>, AskError> {
+        let recognised = self
+            .doc
+            .tree
+            .extraction_metadata
+            .ocr_pages
+            .iter()
+            .map(|p| p.page);
         let finder = QuoteFinder::open(
             &self.doc.pdf,
             &self.doc.pdf_name,
             self.doc.password.as_deref(),
-        )?;
+        )?
+        .with_ocr(self.doc.ocr.clone(), recognised);
         let mut out: Vec<Citation> = Vec::new();
         for s in snippets {
             let quote = s.text.trim().to_string();

@@ -16,6 +16,7 @@ pub struct AskDocument {
     pub(crate) pdf: Vec<u8>,
     pub(crate) pdf_name: String,
     pub(super) password: Option<String>,
+    pub(super) ocr: nanoindex_pdf::OcrOptions,
     pub(super) index: RetrievalIndex,
     pub(crate) vectors: Option<PassageVectors>,
 }
@@ -49,9 +50,22 @@ impl AskDocument {
             pdf,
             pdf_name,
             password,
+            ocr: nanoindex_pdf::OcrOptions::default(),
             index,
             vectors: None,
         }
+    }
+
+    /// Quotes are searched on scanned pages with these OCR settings: the mode decides
+    /// whether pages without text are recognised, and the languages are those the tree
+    /// records (`extraction_metadata.ocr_languages`) when it has any.
+    #[must_use]
+    pub fn with_ocr(mut self, mut ocr: nanoindex_pdf::OcrOptions) -> Self {
+        if let Some(languages) = &self.tree.extraction_metadata.ocr_languages {
+            ocr.languages.clone_from(languages);
+        }
+        self.ocr = ocr;
+        self
     }
 
     /// Adds dense retrieval with the embedding model `model`, whose passage vectors are

@@ -115,6 +115,8 @@ impl NanoIndex {
         let display = path.display().to_string();
         let options = ExtractOptions {
             password: self.config.password.clone(),
+            ocr: self.config.ocr.clone(),
+            ocr_progress: self.config.ocr_progress.clone(),
             ..ExtractOptions::default()
         };
         let extracted = nanoindex_pdf::extract_bytes(bytes, &display, &options)?;
@@ -133,9 +135,17 @@ impl NanoIndex {
                 }
                 .into());
             }
+            let ocr = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
+                (nanoindex_pdf::OcrMode::Never, _) => {
+                    "OCR needed: run without `--ocr never` to recognise the pages".to_string()
+                }
+                (_, Some(why)) => format!("OCR needed, but {why}"),
+                _ => "OCR found no text either".to_string(),
+            };
             return Err(IndexError::NoTextLayer {
                 path: path.to_path_buf(),
                 pages: extracted.page_count,
+                ocr,
             });
         }
         let built = nanoindex_tree::build_tree_with(
@@ -187,6 +197,21 @@ impl NanoIndex {
                 Vec::new()
             },
             pages_without_text: blank,
+            ocr_pages: extracted
+                .pages
+                .iter()
+                .filter_map(|p| {
+                    p.ocr_confidence.map(|confidence| nanoindex_core::OcrPage {
+                        page: p.page_no,
+                        confidence,
+                    })
+                })
+                .collect(),
+            ocr_languages: extracted
+                .pages
+                .iter()
+                .any(|p| p.ocr_confidence.is_some())
+                .then(|| self.config.ocr.languages.clone()),
             page_errors: extracted.page_errors.clone(),
             warnings,
             copy_forbidden: extracted.copy_forbidden,

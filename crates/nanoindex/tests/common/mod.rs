@@ -106,3 +106,16 @@ pub fn default_embedder() -> Option<Box<dyn nanoindex::llm::Embedder>> {
         }
     }
 }
+
+/// Whether Tesseract's data for `languages` (`eng`, `eng+chi_sim`) is installed; `false`
+/// (skipped, with the reason printed) outside CI when it is not; a panic in CI, where
+/// `scripts/prereqs.sh` installs it (`.ci/run` asks for `eng` and `chi_sim`).
+pub fn ocr_languages(languages: &str) -> bool {
+    match nanoindex_pdf::ocr::find_tessdata(languages, None) {
+        Ok(_) => true,
+        Err(reason) => {
+            skip(&reason);
+            false
+        }
+    }
+}
