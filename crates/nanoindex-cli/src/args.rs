@@ -58,6 +58,19 @@ impl OcrArgs {
     }
 }
 
+/// Worker processes for OCR: this executable's hidden `ocr-worker` command, one process per
+/// core beyond the first (MuPDF's OCR engine is one per process). `None` when the
+/// executable's path is unknown or there is one core.
+pub fn ocr_workers() -> Option<nanoindex::OcrWorkers> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let command = std::env::current_exe().ok()?;
+    (cores > 1).then(|| nanoindex::OcrWorkers {
+        command,
+        args: vec!["ocr-worker".to_string()],
+        count: cores - 1,
+    })
+}
+
 /// A progress bar of pages recognised by OCR on stderr, drawn from the first page
 /// recognised (so a born-digital document shows none); hidden when stderr is not a
 /// terminal. Shared by every document of a run: its length grows with each document's
@@ -133,6 +146,7 @@ pub fn engine(open: &OpenArgs, model: Option<&ModelArgs>) -> NanoIndex {
         password: open.password.clone(),
         ocr: open.ocr.options(),
         ocr_progress: Some(ocr_progress()),
+        ocr_workers: ocr_workers(),
         llm: model.map(|m| m.llm.llm.clone()),
         llm_options: model.map(|m| m.llm.options()).unwrap_or_default(),
         dense: !open.no_dense,

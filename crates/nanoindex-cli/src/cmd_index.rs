@@ -291,6 +291,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         password: args.password.clone(),
         ocr: args.ocr.options(),
         ocr_progress: (!args.json).then(crate::args::ocr_progress),
+        ocr_workers: crate::args::ocr_workers(),
         llm: (!args.no_llm).then(|| args.model.llm.clone()),
         llm_options: args.model.options(),
         enrich,

@@ -42,6 +42,13 @@ enum Command {
     /// A knowledge base of many documents: add, ask across them, search, status, lint,
     /// remove.
     Kb(cmd_kb::KbArgs),
+    /// Internal: recognise pages of a PDF with OCR for another nanoindex-local process (the
+    /// request comes on stdin, one JSON line per page goes to stdout).
+    #[command(hide = true)]
+    OcrWorker {
+        /// The PDF (a temporary copy the parent process wrote).
+        pdf: std::path::PathBuf,
+    },
 }
 
 /// Whether the command line asks for JSON output (`--json` before any `--`): errors are
@@ -68,6 +75,11 @@ fn main() -> std::process::ExitCode {
         Command::Models(args) => cmd_models::run(args),
         Command::Kb(args) => cmd_kb::run(args),
         Command::Search(args) => cmd_search::run(args),
+        Command::OcrWorker { pdf } => {
+            nanoindex::ocr::serve_worker(&pdf, std::io::stdin().lock(), std::io::stdout().lock())
+                .map(|()| std::process::ExitCode::SUCCESS)
+                .map_err(anyhow::Error::msg)
+        }
     };
     output::finish(result, json)
 }

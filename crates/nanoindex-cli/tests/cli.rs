@@ -908,3 +908,61 @@ fn index_ask_and_generate_work_with_no_network_and_remote_backends_fail_clearly(
         assert!(started.elapsed().as_secs() < 60, "{llm}: failed fast");
     }
 }
+
+/// A scanned document is indexed with OCR, pages shared between this process and worker
+/// processes (`ocr-worker`) on a machine with two or more cores: every page comes back, in
+/// order, with the text the same engine reads in one process.
+#[test]
+fn index_reads_a_scan_with_ocr_worker_processes() {
+    if let Err(reason) = nanoindex_pdf::ocr::find_tessdata("eng", None) {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{reason}");
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sentences = [
+        "The lease begins on the first day of April.",
+        "Rent is payable monthly in advance.",
+        "The tenant keeps the premises in good repair.",
+        "Either party may end the lease with notice.",
+    ];
+    let mut pdf = PdfBuilder::new();
+    for (i, sentence) in sentences.iter().enumerate() {
+        pdf.page()
+            .text(72.0, 80.0, 14.0, true, &format!("Clause {}", i + 1))
+            .text(72.0, 110.0, 11.0, false, sentence);
+    }
+    let scan = nanoindex_pdf::write::image_only_copy(&pdf.to_bytes(), "lease.pdf", 200.0).unwrap();
+    let path = dir.path().join("lease-scan.pdf");
+    std::fs::write(&path, &scan).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "index",
+        path.to_str().unwrap(),
+        "--no-llm",
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("lease-scan.tree.json")).unwrap(),
+    )
+    .unwrap();
+    let pages: Vec<u64> = tree["extraction_metadata"]["ocr_pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["page"].as_u64().unwrap())
+        .collect();
+    assert_eq!(pages, [1, 2, 3, 4]);
+    let text = tree.to_string();
+    for sentence in sentences {
+        assert!(text.contains(sentence), "`{sentence}` missing: {text}");
+    }
+    // The same pages read in this process alone.
+    let alone = nanoindex_pdf::extract_bytes(&scan, "lease-scan.pdf", &Default::default()).unwrap();
+    for page in &alone.pages {
+        let first = page.lines().nth(1).unwrap().text.clone();
+        assert!(text.contains(&first), "{first}");
+    }
+}

@@ -54,6 +54,9 @@ pub struct ExtractOptions {
     pub ocr: OcrOptions,
     /// Hears each recognised page.
     pub ocr_progress: Option<OcrProgress>,
+    /// Worker processes that recognise pages beside this one (MuPDF's OCR engine is one
+    /// per process); `None`: this process recognises every page.
+    pub ocr_workers: Option<ocr::OcrWorkers>,
 }
 
 /// Default of [`ExtractOptions::max_page_chars`]: 40 times a dense page of small print
@@ -67,6 +70,7 @@ impl Default for ExtractOptions {
             max_page_chars: MAX_PAGE_CHARS,
             ocr: OcrOptions::default(),
             ocr_progress: None,
+            ocr_workers: None,
         }
     }
 }
@@ -231,26 +235,120 @@ fn recognise_pages(
         }
     };
     let total = wanted.len();
-    let max_chars = options.max_page_chars;
-    let password = options.password.as_deref();
-    let doc = open(bytes, name, password).map_err(|e| e.to_string());
-    let recognised: Vec<(usize, Result<PageText, String>)> = wanted
-        .iter()
-        .enumerate()
-        .map(|(n, &i)| {
-            let result = match &doc {
-                Ok(doc) => {
-                    let read = &pages[i];
-                    guarded(|| ocr_page(doc, read.page_no - 1, read, &resolved, max_chars))
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(progress) = &options.ocr_progress {
+            (progress.0)(n, total);
+        }
+    };
+    // Pages dealt round-robin: this process takes share 0, each worker process one more.
+    let workers = options
+        .ocr_workers
+        .as_ref()
+        .map_or(0, |w| w.count.min(total.saturating_sub(1)));
+    let share = |k: usize| -> Vec<usize> {
+        wanted
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| n % (workers + 1) == k)
+            .map(|(_, &i)| i)
+            .collect()
+    };
+    let request = |k: usize| ocr::WorkerRequest {
+        password: options.password.clone(),
+        languages: options.ocr.languages.clone(),
+        data_dir: options.ocr.data_dir.clone(),
+        pages: share(k).iter().map(|&i| pages[i].page_no).collect(),
+        max_chars: options.max_page_chars,
+    };
+    let own_pages = share(0);
+    let pages_ref: &[PageText] = pages;
+    let recognised: Vec<(usize, Result<PageText, String>)> = std::thread::scope(|scope| {
+        let spawned: Vec<_> = match (workers, &options.ocr_workers) {
+            (1.., Some(config)) => {
+                match ocr::spawn_workers(config, bytes, (1..=workers).map(request)) {
+                    Ok(children) => children
+                        .into_iter()
+                        .map(|child| scope.spawn(|| child.collect(&tick)))
+                        .collect(),
+                    Err(reason) => {
+                        warnings.push(format!("OCR worker processes not started ({reason}); pages are recognised here"));
+                        Vec::new()
+                    }
                 }
+            }
+            _ => Vec::new(),
+        };
+        let mine = if spawned.is_empty() {
+            (0..total).map(|n| wanted[n]).collect()
+        } else {
+            own_pages
+        };
+        let doc = open(bytes, name, options.password.as_deref()).map_err(|e| e.to_string());
+        let mut results: Vec<(usize, Result<PageText, String>)> = mine
+            .iter()
+            .map(|&i| {
+                let read = &pages_ref[i];
+                let result = match &doc {
+                    Ok(doc) => guarded(|| {
+                        ocr_page(
+                            doc,
+                            read.page_no - 1,
+                            read,
+                            &resolved,
+                            options.max_page_chars,
+                        )
+                    }),
+                    Err(e) => Err(e.clone()),
+                };
+                tick();
+                (i, result)
+            })
+            .collect();
+        for handle in spawned {
+            let from_worker = handle
+                .join()
+                .unwrap_or_else(|_| Err("an OCR worker thread failed".to_string()));
+            match from_worker {
+                Ok(read) => {
+                    for (page_no, result) in read {
+                        if let Some(i) = pages_ref.iter().position(|p| p.page_no == page_no) {
+                            results.push((i, result));
+                        }
+                    }
+                }
+                Err(reason) => warnings.push(format!("OCR worker failed: {reason}")),
+            }
+        }
+        results
+    });
+    // Pages a worker did not return (it failed or was not started) are recognised here.
+    let mut recognised = recognised;
+    let missing: Vec<usize> = wanted
+        .iter()
+        .copied()
+        .filter(|i| !recognised.iter().any(|(j, _)| j == i))
+        .collect();
+    if !missing.is_empty() {
+        let doc = open(bytes, name, options.password.as_deref()).map_err(|e| e.to_string());
+        for i in missing {
+            let read = &pages[i];
+            let result = match &doc {
+                Ok(doc) => guarded(|| {
+                    ocr_page(
+                        doc,
+                        read.page_no - 1,
+                        read,
+                        &resolved,
+                        options.max_page_chars,
+                    )
+                }),
                 Err(e) => Err(e.clone()),
             };
-            if let Some(progress) = &options.ocr_progress {
-                (progress.0)(n + 1, total);
-            }
-            (i, result)
-        })
-        .collect();
+            recognised.push((i, result));
+        }
+    }
     for (i, result) in recognised {
         let page = &mut pages[i];
         match result {

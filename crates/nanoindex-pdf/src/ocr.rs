@@ -379,6 +379,174 @@ fn clean_word(word: &str) -> bool {
     letters.iter().any(vowel)
 }
 
+/// Worker processes for OCR: MuPDF's OCR engine is one per process ([`recognise`]), so
+/// pages are recognised in parallel by other processes of the same program, each started as
+/// `command args…` and served by [`serve_worker`] (the CLI's hidden `ocr-worker` command).
+#[derive(Debug, Clone)]
+pub struct OcrWorkers {
+    /// The program to start (the CLI: its own executable).
+    pub command: PathBuf,
+    /// Its arguments (the CLI: `["ocr-worker"]`).
+    pub args: Vec<String>,
+    /// Processes started beside this one (at most one per page beyond the first).
+    pub count: usize,
+}
+
+/// What a worker is asked to recognise, written as one JSON object on its standard input.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct WorkerRequest {
+    /// The PDF's password, when it has one.
+    pub password: Option<String>,
+    /// Tesseract languages (`eng+deu`).
+    pub languages: String,
+    /// Language data folder, when given.
+    pub data_dir: Option<PathBuf>,
+    /// 1-based pages to recognise.
+    pub pages: Vec<u32>,
+    /// Most characters read from a page ([`crate::ExtractOptions::max_page_chars`]).
+    pub max_chars: usize,
+}
+
+/// One page a worker recognised: a JSON line on its standard output.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct WorkerReply {
+    /// 1-based page.
+    pub page: u32,
+    /// The page read by OCR, or why it could not be.
+    pub result: Result<nanoindex_core::extract::PageText, String>,
+}
+
+/// A started worker: its process and the temporary copy of the PDF it reads.
+pub(crate) struct Worker {
+    child: std::process::Child,
+    _pdf: std::sync::Arc<tempfile::NamedTempFile>,
+}
+
+impl Worker {
+    /// Reads the worker's replies as they come, calling `tick` for each page, and waits for
+    /// it to end.
+    ///
+    /// # Errors
+    /// A message when the worker exits with a failure or writes something unreadable.
+    pub(crate) fn collect(
+        mut self,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(u32, Result<nanoindex_core::extract::PageText, String>)>, String> {
+        use std::io::BufRead;
+        let stdout = self
+            .child
+            .stdout
+            .take()
+            .ok_or_else(|| "no output from the OCR worker".to_string())?;
+        let mut out = Vec::new();
+        for line in std::io::BufReader::new(stdout).lines() {
+            let line = line.map_err(|e| format!("cannot read the OCR worker's output: {e}"))?;
+            let reply: WorkerReply = serde_json::from_str(&line)
+                .map_err(|e| format!("unreadable reply from the OCR worker: {e}"))?;
+            tick();
+            out.push((reply.page, reply.result));
+        }
+        let status = self
+            .child
+            .wait()
+            .map_err(|e| format!("cannot wait for the OCR worker: {e}"))?;
+        if !status.success() {
+            return Err(format!("the OCR worker exited with {status}"));
+        }
+        Ok(out)
+    }
+}
+
+/// Starts one worker per request, each reading a temporary copy of `bytes` (made once, only
+/// readable by this user, removed when the last worker is collected).
+///
+/// # Errors
+/// A message when the copy cannot be written or a process cannot be started.
+pub(crate) fn spawn_workers(
+    config: &OcrWorkers,
+    bytes: &[u8],
+    requests: impl Iterator<Item = WorkerRequest>,
+) -> Result<Vec<Worker>, String> {
+    use std::io::Write;
+    let mut pdf = tempfile::Builder::new()
+        .prefix("nanoindex-ocr-input-")
+        .suffix(".pdf")
+        .tempfile()
+        .map_err(|e| format!("cannot write a temporary copy of the PDF: {e}"))?;
+    pdf.write_all(bytes)
+        .and_then(|()| pdf.flush())
+        .map_err(|e| format!("cannot write a temporary copy of the PDF: {e}"))?;
+    let pdf = std::sync::Arc::new(pdf);
+    let mut workers = Vec::new();
+    for request in requests {
+        let mut child = std::process::Command::new(&config.command)
+            .args(&config.args)
+            .arg(pdf.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start `{}`: {e}", config.command.display()))?;
+        let json = serde_json::to_string(&request).map_err(|e| e.to_string())?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // The request travels on stdin, never on the command line (it may hold a password).
+            stdin
+                .write_all(json.as_bytes())
+                .map_err(|e| format!("cannot send the OCR worker its pages: {e}"))?;
+        }
+        workers.push(Worker {
+            child,
+            _pdf: pdf.clone(),
+        });
+    }
+    Ok(workers)
+}
+
+/// Serves one worker: reads a [`WorkerRequest`] from `input`, recognises its pages of the
+/// PDF at `pdf` one after another, and writes a [`WorkerReply`] JSON line to `output` per page
+/// as it is done.
+///
+/// # Errors
+/// A message when the request is unreadable, the PDF cannot be read or opened, the language
+/// data is missing, or `output` cannot be written.
+pub fn serve_worker(
+    pdf: &Path,
+    input: impl std::io::Read,
+    mut output: impl std::io::Write,
+) -> Result<(), String> {
+    let request: WorkerRequest =
+        serde_json::from_reader(input).map_err(|e| format!("unreadable OCR request: {e}"))?;
+    let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read `{}`: {e}", pdf.display()))?;
+    let name = pdf.display().to_string();
+    let resolved = ResolvedOcr::new(&OcrOptions {
+        mode: OcrMode::Always,
+        languages: request.languages.clone(),
+        data_dir: request.data_dir.clone(),
+    })?;
+    let doc = crate::open(&bytes, &name, request.password.as_deref()).map_err(|e| e.to_string())?;
+    let count = doc
+        .page_count()
+        .map_err(|e| crate::mupdf_message(&e))?
+        .max(0) as u32;
+    let labels = crate::labels::page_labels(&doc, count);
+    for page in request.pages {
+        let result = if page == 0 || page > count {
+            Err(format!("no page {page}"))
+        } else {
+            crate::guarded(|| {
+                let (read, _, _) = crate::extract_page(&doc, page - 1, &labels, request.max_chars)?;
+                crate::ocr_page(&doc, page - 1, &read, &resolved, request.max_chars)
+            })
+        };
+        let line =
+            serde_json::to_string(&WorkerReply { page, result }).map_err(|e| e.to_string())?;
+        writeln!(output, "{line}")
+            .and_then(|()| output.flush())
+            .map_err(|e| format!("cannot write the OCR reply: {e}"))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

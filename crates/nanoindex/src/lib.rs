@@ -61,6 +61,7 @@ pub use index::IndexedDocument;
 pub use kb::{AddReport, KbAnswer, KbHit, KnowledgeBase};
 pub use nanoindex_core as core;
 pub use nanoindex_kb::sha256_hex;
+pub use nanoindex_pdf::ocr::{self, OcrWorkers};
 pub use nanoindex_pdf::{OcrMode, OcrOptions, OcrProgress};
 pub use prepare::{cache_root, Prepared, CACHE_DIR_ENV};
 pub use vectors::PassageVectors;
@@ -75,6 +76,8 @@ pub struct Config {
     pub ocr: OcrOptions,
     /// Hears each page OCR recognises (for a progress bar).
     pub ocr_progress: Option<OcrProgress>,
+    /// Worker processes that recognise pages in parallel (`None`: this process alone).
+    pub ocr_workers: Option<OcrWorkers>,
     /// The text model for enrichment, as a spec string (`""` = the default model on
     /// llama.cpp; see [`llm::load_generator`]). `None`: no model — structure, paragraph
     /// splits and the rule-based graph, zero model calls. The model is loaded on first use

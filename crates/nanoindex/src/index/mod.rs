@@ -117,6 +117,7 @@ impl NanoIndex {
             password: self.config.password.clone(),
             ocr: self.config.ocr.clone(),
             ocr_progress: self.config.ocr_progress.clone(),
+            ocr_workers: self.config.ocr_workers.clone(),
             ..ExtractOptions::default()
         };
         let extracted = nanoindex_pdf::extract_bytes(bytes, &display, &options)?;
