@@ -97,9 +97,9 @@ impl OcrOptions {
 /// documentation ("Improving the quality of the output") recommends at least 300 dpi.
 pub const OCR_DPI: f32 = 300.0;
 
-/// Longest side of the rendered page, in pixels: pages larger than 40 inches are rendered
-/// at a lower resolution so one page never takes more than about 150 MB of image memory.
-const MAX_OCR_PIXELS: f32 = 12_000.0;
+/// Longest side of the rendered page, in pixels: pages larger than about 23 inches are
+/// rendered at a lower resolution, so one page's image never takes more than 150 MB (RGB).
+const MAX_OCR_PIXELS: f32 = 7_000.0;
 
 /// A text layer that is only invisible text (OCR output of another tool) is recognised again
 /// when fewer than this share of its words are clean ([`text_quality`]).

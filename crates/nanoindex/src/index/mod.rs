@@ -34,7 +34,7 @@ impl NanoIndex {
     /// # Errors
     /// [`IndexError::Io`] when the file cannot be read, [`IndexError::Pdf`] for encrypted,
     /// damaged, empty or page-less files, [`IndexError::NoTextLayer`] when no page has text
-    /// and the file has no outline (OCR would be needed), [`IndexError::Model`] when the
+    /// (none read by OCR either) and the file has no outline, [`IndexError::Model`] when the
     /// model cannot be loaded or fails.
     pub fn index(&self, path: impl AsRef<Path>) -> Result<IndexedDocument, IndexError> {
         let path = path.as_ref();
@@ -168,8 +168,13 @@ impl NanoIndex {
             .collect();
         if has_text && !blank.is_empty() {
             let list: Vec<String> = blank.iter().take(20).map(u32::to_string).collect();
+            let why = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
+                (nanoindex_pdf::OcrMode::Never, _) => "not read with `--ocr never`".to_string(),
+                (_, Some(reason)) => format!("OCR could not run: {reason}"),
+                _ => "OCR found no text on them either".to_string(),
+            };
             warnings.push(format!(
-                "{} of {} pages have no text layer (OCR would be needed): {}{}",
+                "{} of {} pages have no text layer ({why}): {}{}",
                 blank.len(),
                 extracted.page_count,
                 list.join(", "),
