@@ -416,6 +416,9 @@ pub struct WorkerReply {
     pub result: Result<nanoindex_core::extract::PageText, String>,
 }
 
+/// A page's OCR as a worker returns it: the 1-based page and its text, or why it failed.
+pub(crate) type PageResult = (u32, Result<nanoindex_core::extract::PageText, String>);
+
 /// A started worker: its process and the temporary copy of the PDF it reads.
 pub(crate) struct Worker {
     child: std::process::Child,
@@ -431,7 +434,7 @@ impl Worker {
     pub(crate) fn collect(
         mut self,
         tick: &(dyn Fn() + Sync),
-    ) -> Result<Vec<(u32, Result<nanoindex_core::extract::PageText, String>)>, String> {
+    ) -> Result<Vec<PageResult>, String> {
         use std::io::BufRead;
         let stdout = self
             .child
