@@ -431,10 +431,7 @@ impl Worker {
     ///
     /// # Errors
     /// A message when the worker exits with a failure or writes something unreadable.
-    pub(crate) fn collect(
-        mut self,
-        tick: &(dyn Fn() + Sync),
-    ) -> Result<Vec<PageResult>, String> {
+    pub(crate) fn collect(mut self, tick: &(dyn Fn() + Sync)) -> Result<Vec<PageResult>, String> {
         use std::io::BufRead;
         let stdout = self
             .child
