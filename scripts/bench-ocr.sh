@@ -10,7 +10,7 @@
 #   scripts/bench-ocr.sh [SHARED_DIR] [FIRST-LAST] [DPI]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-shared="${1:-$root/../shared}"
+shared="$(cd "${1:-$root/../shared}" && pwd)"
 range="${2:-1-10}"
 dpi="${3:-200}"
 cd "$root"

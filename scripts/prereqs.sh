@@ -55,7 +55,9 @@ have_tessdata() {
 
 need_apt=()
 missing_ocr=()
-for lang in ${OCR_LANGS:-eng}; do
+ocr_langs="${OCR_LANGS:-eng}"
+for lang in ${ocr_langs//+/ }; do
+    case "$lang" in *[!A-Za-z0-9_]*) echo "error: invalid OCR language \`$lang\` in OCR_LANGS" >&2; exit 1 ;; esac
     have_tessdata "$lang" || missing_ocr+=("tesseract-ocr-$(echo "$lang" | tr '_' '-' | tr '[:upper:]' '[:lower:]')")
 done
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
@@ -67,7 +69,7 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || command -v pip >/dev/null 2>&1 || need_apt+=(python3-pip)
 
 if [ ${#missing_ocr[@]} -gt 0 ]; then
-    if command -v apt-get >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || command -v sudo >/dev/null 2>&1; }; then
         need_apt+=("${missing_ocr[@]}")
     else
         echo "warning: no Tesseract language data for OCR (${missing_ocr[*]}); install it with" \

@@ -29,7 +29,7 @@ pub struct OcrArgs {
     pub ocr: OcrMode,
     /// OCR languages, Tesseract names joined by `+` (`eng`, `eng+deu`, `chi_sim`); each
     /// needs its language data (Debian/Ubuntu: `tesseract-ocr-<lang>`).
-    #[arg(long, default_value = "eng")]
+    #[arg(long, default_value = "eng", value_parser = nanoindex::ocr::normalize_languages)]
     pub ocr_lang: String,
     /// Folder holding Tesseract's `<lang>.traineddata` (default: `TESSDATA_PREFIX`, else
     /// the system's tessdata folder).
@@ -61,28 +61,29 @@ impl OcrArgs {
 /// Worker processes for OCR: this executable's hidden `ocr-worker` command, one process per
 /// core beyond the first (MuPDF's OCR engine is one per process). `None` when the
 /// executable's path is unknown or there is one core.
-pub fn ocr_workers() -> Option<nanoindex::OcrWorkers> {
+///
+/// `jobs` documents read at once share the cores: each gets `cores / jobs - 1` workers, so
+/// the processes recognising pages never outnumber the cores.
+pub fn ocr_workers(jobs: usize) -> Option<nanoindex::OcrWorkers> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let count = (cores / jobs.max(1)).saturating_sub(1);
     let command = std::env::current_exe().ok()?;
-    (cores > 1).then(|| nanoindex::OcrWorkers {
+    (count > 0).then(|| nanoindex::OcrWorkers {
         command,
         args: vec!["ocr-worker".to_string()],
-        count: cores - 1,
+        count,
     })
 }
 
 /// A progress bar of pages recognised by OCR on stderr, drawn from the first page
 /// recognised (so a born-digital document shows none); hidden when stderr is not a
-/// terminal. Shared by every document of a run: its length grows with each document's
-/// pages to recognise.
+/// terminal. Shared by every document of a run: each document's pages to recognise join its
+/// length when its first page is done.
 pub fn ocr_progress() -> OcrProgress {
-    use std::sync::{Arc, Mutex};
-    let bar: Arc<Mutex<Option<(indicatif::ProgressBar, usize)>>> = Arc::new(Mutex::new(None));
+    use std::sync::{Arc, OnceLock};
+    let bar: Arc<OnceLock<indicatif::ProgressBar>> = Arc::new(OnceLock::new());
     OcrProgress(Arc::new(move |done, total| {
-        let mut guard = bar
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (bar, base) = guard.get_or_insert_with(|| {
+        let bar = bar.get_or_init(|| {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -90,15 +91,15 @@ pub fn ocr_progress() -> OcrProgress {
                 )
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
-            (bar, 0)
+            bar
         });
         if done == 1 {
-            // A new document: its pages join the bar.
-            *base = bar.length().unwrap_or(0) as usize;
-            bar.set_length((*base + total) as u64);
+            bar.inc_length(total as u64);
         }
-        bar.set_position((*base + done) as u64);
-        if bar.position() == bar.length().unwrap_or(0) {
+        if done <= total {
+            bar.inc(1);
+        }
+        if bar.position() >= bar.length().unwrap_or(0) {
             bar.finish_and_clear();
         }
     }))
@@ -146,7 +147,7 @@ pub fn engine(open: &OpenArgs, model: Option<&ModelArgs>) -> NanoIndex {
         password: open.password.clone(),
         ocr: open.ocr.options(),
         ocr_progress: Some(ocr_progress()),
-        ocr_workers: ocr_workers(),
+        ocr_workers: ocr_workers(1),
         llm: model.map(|m| m.llm.llm.clone()),
         llm_options: model.map(|m| m.llm.options()).unwrap_or_default(),
         dense: !open.no_dense,

@@ -291,7 +291,6 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         password: args.password.clone(),
         ocr: args.ocr.options(),
         ocr_progress: (!args.json).then(crate::args::ocr_progress),
-        ocr_workers: crate::args::ocr_workers(),
         llm: (!args.no_llm).then(|| args.model.llm.clone()),
         llm_options: args.model.options(),
         enrich,
@@ -304,6 +303,11 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.jobs
     };
+    // OCR worker processes share the cores with the documents read at once.
+    let engine = NanoIndex::new(Config {
+        ocr_workers: crate::args::ocr_workers(jobs),
+        ..engine.config().clone()
+    });
     if !args.no_llm {
         // A missing model is one error, before any document.
         engine.preload_model()?;

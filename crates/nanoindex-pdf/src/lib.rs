@@ -191,8 +191,10 @@ pub fn extract_bytes(
 /// Recognises with OCR the pages `options.ocr` asks for: with [`OcrMode::Auto`], pages
 /// with no text (`needs_ocr`) and those in `garbage_layers` (1-based) whose OCR reads cleaner
 /// than their invisible layer; with [`OcrMode::Always`], every page that OCR finds text on.
-/// Pages are recognised one after another (MuPDF's OCR engine is one per process, see
-/// [`ocr::recognise`]); a page whose recognition fails keeps what it had, with a warning.
+/// MuPDF's OCR engine is one per process, so pages are dealt round-robin between this
+/// process and [`ExtractOptions::ocr_workers`]; pages a worker does not return are recognised
+/// here. A page whose recognition fails keeps what it had, with a warning; when every page
+/// failed, the first reason is returned as why OCR could not run.
 ///
 /// Returns why OCR could not run when pages needed it (with `auto`: a warning too, naming
 /// the package to install; the pages stay marked `needs_ocr`).
@@ -346,31 +348,40 @@ fn recognise_pages(
                 }),
                 Err(e) => Err(e.clone()),
             };
+            tick();
             recognised.push((i, result));
         }
     }
+    let (mut failures, mut first_failure) = (0usize, None::<String>);
     for (i, result) in recognised {
         let page = &mut pages[i];
         match result {
             Ok(read) if read.needs_ocr => {}
             Ok(read) => {
                 let confidence = read.ocr_confidence.unwrap_or(0.0);
-                if confidence < ocr::LOW_CONFIDENCE {
-                    warnings.push(format!(
-                        "page {}: OCR confidence {confidence:.2} with languages `{}`; if the \
-                         page is in another language, give it with --ocr-lang",
-                        page.page_no, options.ocr.languages
-                    ));
-                }
                 let better = page.needs_ocr
                     || options.ocr.mode == OcrMode::Always
-                    || read.ocr_confidence.unwrap_or(0.0) > ocr::text_quality(&page.plain_text());
+                    || confidence > ocr::text_quality(&page.plain_text());
                 if better {
+                    if confidence < ocr::LOW_CONFIDENCE {
+                        warnings.push(format!(
+                            "page {}: OCR confidence {confidence:.2} with languages `{}`; if \
+                             the page is in another language, give it with --ocr-lang",
+                            page.page_no, options.ocr.languages
+                        ));
+                    }
                     *page = read;
                 }
             }
-            Err(reason) => warnings.push(format!("page {}: OCR failed: {reason}", page.page_no)),
+            Err(reason) => {
+                failures += 1;
+                first_failure.get_or_insert_with(|| reason.clone());
+                warnings.push(format!("page {}: OCR failed: {reason}", page.page_no));
+            }
         }
+    }
+    if failures == total {
+        return Ok(first_failure.map(|r| format!("OCR failed on every page: {r}")));
     }
     Ok(None)
 }

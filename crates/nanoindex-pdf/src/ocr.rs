@@ -9,6 +9,9 @@
 //! born-digital page ([`crate::extract_bytes`]), boxes in PDF points, and quotes on it are
 //! found by the same search ([`crate::locate`]).
 //!
+//! Pages larger than about 23 inches are rendered at a lower resolution (7,000 pixels on the
+//! longest side at most).
+//!
 //! Language data (`<lang>.traineddata`) comes from the system: `--ocr-data`, else
 //! `TESSDATA_PREFIX`, else the folders Debian, Fedora, Homebrew and source installs use
 //! ([`find_tessdata`]). Debian and Ubuntu package it as `tesseract-ocr-<lang>`.
@@ -109,6 +112,15 @@ pub const GARBAGE_LAYER_QUALITY: f32 = 0.5;
 /// it may be in a language not given to OCR: measured on the hostile corpus's Chinese scan,
 /// read as English 0.72–0.83 and with `chi_sim` 0.95–1.0; English scans of filings 0.92–0.96.
 pub const LOW_CONFIDENCE: f32 = 0.85;
+
+/// `languages` checked and written as Tesseract reads it (` eng + deu ` → `eng+deu`): the
+/// value parser of `--ocr-lang`.
+///
+/// # Errors
+/// As [`language_list`].
+pub fn normalize_languages(languages: &str) -> Result<String, String> {
+    language_list(languages).map(|list| list.join("+"))
+}
 
 /// The languages of `languages` (`eng+deu` → `["eng", "deu"]`).
 ///
@@ -379,7 +391,7 @@ fn clean_word(word: &str) -> bool {
     letters.iter().any(vowel)
 }
 
-/// Worker processes for OCR: MuPDF's OCR engine is one per process ([`recognise`]), so
+/// Worker processes for OCR: MuPDF's OCR engine is one per process (see the module docs), so
 /// pages are recognised in parallel by other processes of the same program, each started as
 /// `command args…` and served by [`serve_worker`] (the CLI's hidden `ocr-worker` command).
 #[derive(Debug, Clone)]
@@ -423,6 +435,17 @@ pub(crate) type PageResult = (u32, Result<nanoindex_core::extract::PageText, Str
 pub(crate) struct Worker {
     child: std::process::Child,
     _pdf: std::sync::Arc<tempfile::NamedTempFile>,
+}
+
+impl Drop for Worker {
+    /// A worker left behind (its results not collected, or a failure part-way) is stopped,
+    /// never left recognising pages the parent does again.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
 }
 
 impl Worker {

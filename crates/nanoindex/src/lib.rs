@@ -141,6 +141,19 @@ pub struct SearchHit {
 }
 
 impl NanoIndex {
+    /// Whether OCR can run with the engine's settings: not `never`, and the language data
+    /// is installed.
+    pub(crate) fn ocr_ready(&self) -> bool {
+        self.config.ocr.mode != OcrMode::Never
+            && nanoindex_pdf::ocr::find_tessdata(
+                &self.config.ocr.languages,
+                self.config.ocr.data_dir.as_deref(),
+            )
+            .is_ok()
+    }
+}
+
+impl NanoIndex {
     /// An engine with `config`. Nothing is loaded until the first document.
     pub fn new(config: Config) -> Self {
         NanoIndex {

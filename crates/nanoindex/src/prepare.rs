@@ -159,7 +159,11 @@ impl NanoIndex {
                 // Structure only: questions never wait for summaries or model entities.
                 let mut tree = self.structure(&bytes, path)?;
                 let graph = self.enrich_without_model(&mut tree, path)?;
-                if let Some(d) = &dir {
+                // Pages left unread because OCR's language data is missing are read once it is
+                // installed: such a tree is not cached.
+                let unread =
+                    !tree.extraction_metadata.pages_without_text.is_empty() && !self.ocr_ready();
+                if let Some(d) = dir.as_ref().filter(|_| !unread) {
                     // A cache that cannot be written only costs time next run.
                     let _ = save_tree(&tree, d.join("tree.json"))
                         .and_then(|()| save_graph(&graph, d.join(&graph_file)));

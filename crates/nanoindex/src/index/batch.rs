@@ -207,7 +207,8 @@ impl Manifest {
 impl NanoIndex {
     /// A fingerprint of everything that changes the output for the same PDF: the tool's
     /// version and output revisions, the model and how it is loaded, the OCR mode and
-    /// languages, and the enrichment options that change results (not the batch size, which only changes speed).
+    /// languages and whether their data is installed (scans indexed without it are read
+    /// again once it is), and the enrichment options that change results (not the batch size, which only changes speed).
     fn options_fingerprint(&self) -> String {
         let c = &self.config;
         let mut enrich = c.enrich.clone();
@@ -215,7 +216,7 @@ impl NanoIndex {
         sha256_hex(
             format!(
                 "version={};format={FORMAT_VERSION};tree={};graph={};llm={:?};default_model={};\
-                 llm_options={:?};enrich={enrich:?};password={};ocr={}",
+                 llm_options={:?};enrich={enrich:?};password={};ocr={};ocr_ready={}",
                 env!("CARGO_PKG_VERSION"),
                 crate::prepare::TREE_REVISION,
                 crate::prepare::GRAPH_REVISION,
@@ -223,7 +224,8 @@ impl NanoIndex {
                 nanoindex_models::DEFAULT_TEXT_MODEL,
                 c.llm_options,
                 c.password.is_some(),
-                c.ocr.cache_key()
+                c.ocr.cache_key(),
+                self.ocr_ready()
             )
             .as_bytes(),
         )[..16]
