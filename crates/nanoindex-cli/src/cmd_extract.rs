@@ -1,5 +1,7 @@
 //! `nanoindex-local extract`: the tables of a PDF (or of a tree written by `index`) as
-//! markdown, JSON or CSV, each with its page and the node that holds it. No model runs.
+//! markdown, JSON or CSV, each with its page and the node that holds it (no model runs); or,
+//! with `--schema S.json`, the schema's fields filled from the document, each value found in
+//! a quote on its page and cited with boxes (`nanoindex::fields`), as JSON.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use nanoindex::core::Table;
 
-use crate::args::{engine, OpenArgs};
+use crate::args::{engine, ModelArgs, OpenArgs};
 
 /// How `extract` writes the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -39,8 +41,16 @@ pub struct ExtractArgs {
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
+    /// Fill this JSON Schema's fields (an object of string, number, integer and boolean
+    /// properties, each asked by its description) with the model, instead of writing tables.
+    /// Prints JSON: per field its value, how it was found, page, quote and boxes.
+    #[arg(long, conflicts_with = "pages")]
+    schema: Option<PathBuf>,
     #[command(flatten)]
     open: OpenArgs,
+    /// The model that reads the fields (with `--schema`).
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// Pages as ranges, 1-based and inclusive.
@@ -87,8 +97,46 @@ fn parse_pages(spec: &str) -> anyhow::Result<Pages> {
     Ok(Pages(pages))
 }
 
+/// Runs `extract --schema`: the fields as one JSON object (`document`, then `fields` keyed
+/// by name), written to `--output` or standard output.
+fn fill(args: &ExtractArgs, schema_path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(schema_path)
+        .with_context(|| format!("cannot read the schema `{}`", schema_path.display()))?;
+    let schema: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("`{}` is not JSON", schema_path.display()))?;
+    // The schema is checked before any model loads or any document is read.
+    nanoindex::fields::schema_fields(&schema)
+        .map_err(|e| anyhow::anyhow!("cannot fill `{}`: {e}", schema_path.display()))?;
+    let engine = engine(&args.open, Some(&args.model));
+    let prepared = engine.prepare(&args.file, &mut |m| eprintln!("{m}"))?;
+    let values = engine.fill_schema(&prepared, &schema, args.model.max_pages.max(1))?;
+    let mut fields = serde_json::Map::new();
+    for v in &values {
+        fields.insert(v.field.name.clone(), serde_json::to_value(v)?);
+    }
+    let json = serde_json::json!({
+        "document": args.file.display().to_string(),
+        "fields": fields,
+    });
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write `{}`", path.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    out.flush()?;
+    let found = values.iter().filter(|v| !v.value.is_null()).count();
+    eprintln!("{found} of {} fields found", values.len());
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs `extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
+    if let Some(schema) = &args.schema {
+        return fill(&args, schema);
+    }
     let pages = args.pages.as_deref().map(parse_pages).transpose()?;
     let open = OpenArgs {
         password: args.open.password.clone(),

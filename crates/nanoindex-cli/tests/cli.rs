@@ -966,3 +966,69 @@ fn index_reads_a_scan_with_ocr_worker_processes() {
         assert!(text.contains(&first), "{first}");
     }
 }
+
+/// `extract --schema` fills each field with a value found in a quote on its page, cited with
+/// boxes; a field the document does not hold stays `null`. Needs the default model.
+#[test]
+fn extract_fills_a_schema_with_cited_values() {
+    if !model_installed() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("statement.pdf");
+    statement(&pdf);
+    let schema = dir.path().join("schema.json");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {
+            "capex_2018": {"type": "number",
+                "description": "purchases of property, plant and equipment in 2018"},
+            "proceeds_2017": {"type": "number",
+                "description": "proceeds from sale of businesses in 2017"},
+            "auditor": {"type": "string", "description": "name of the independent auditor"}
+        }}"#,
+    )
+    .unwrap();
+    let out = bin()
+        .env("NANOINDEX_CACHE", dir.path().join("cache"))
+        .args(["extract", pdf.to_str().unwrap(), "--schema"])
+        .arg(&schema)
+        .arg("--no-dense")
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fields = &json["fields"];
+    for (name, figure) in [("capex_2018", 1577.0), ("proceeds_2017", 1065.0)] {
+        let field = &fields[name];
+        assert_eq!(
+            field["value"].as_f64().map(f64::abs),
+            Some(figure),
+            "{name}: {field:#}"
+        );
+        assert_eq!(field["page"], 1, "{field:#}");
+        assert!(
+            !field["bounding_boxes"].as_array().unwrap().is_empty(),
+            "{field:#}"
+        );
+    }
+    assert!(
+        fields["auditor"]["value"].is_null(),
+        "{:#}",
+        fields["auditor"]
+    );
+    // A schema that cannot be filled is refused before any model loads.
+    std::fs::write(&schema, r#"{"properties": {"parties": {"type": "array"}}}"#).unwrap();
+    let out = run(&[
+        "extract",
+        pdf.to_str().unwrap(),
+        "--schema",
+        schema.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`parties` has type `array`"),
+        "{}",
+        stderr(&out)
+    );
+}

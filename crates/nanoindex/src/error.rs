@@ -38,6 +38,9 @@ pub enum IndexError {
         /// The file.
         path: PathBuf,
     },
+    /// A JSON Schema whose fields cannot be filled (`extract --schema`).
+    #[error("cannot fill the schema: {0}")]
+    Schema(String),
     /// A saved tree could not be read.
     #[error("cannot load the tree `{path}`")]
     TreeLoad {

@@ -38,6 +38,7 @@
 
 pub mod ask;
 mod error;
+pub mod fields;
 mod index;
 pub mod inputs;
 pub mod kb;

@@ -46,8 +46,8 @@ pub enum Cuts {
 /// `text` trimmed of surrounding whitespace. A sentence ends after `.`, `!` or `?` (and `;`
 /// with [`Cuts::Clauses`]), then any closing quotes or brackets, then whitespace and an
 /// uppercase letter, a digit, a quote or a bracket — unless the word before the period is an
-/// abbreviation ([`is_abbreviation`]: `Inc.`, `No.`, `Sec.`, `U.S.`, single initials) — and
-/// at a blank line.
+/// abbreviation ([`is_abbreviation`]: `Inc.`, `No.`, `Sec.`, `U.S.`, single initials) —, at
+/// a blank line, and before a list bullet followed by a space (`… fiscal 2024 • Income …`).
 ///
 /// # Panics
 ///
@@ -78,6 +78,12 @@ pub fn sentences(text: &str, range: Range<usize>, cuts: Cuts) -> Vec<Range<usize
             }
         } else if c == '\n' && chars.get(i + 1).is_some_and(|&(_, n)| n == '\n') {
             end_here = Some((at, i + 1));
+        } else if is_bullet(c)
+            && chars.get(i + 1).is_some_and(|&(_, n)| n.is_whitespace())
+            && !slice[start..at].trim().is_empty()
+        {
+            // A bullet opens the next item of a list that line joining ran together.
+            end_here = Some((at, i + 1));
         }
         if let Some((end_byte, next)) = end_here {
             push_trimmed(&mut out, slice, start..end_byte, range.start);
@@ -89,6 +95,11 @@ pub fn sentences(text: &str, range: Range<usize>, cuts: Cuts) -> Vec<Range<usize
     }
     push_trimmed(&mut out, slice, start..slice.len(), range.start);
     out
+}
+
+/// List bullets (`•`, `●`, `▪`, `◦`, `‣`, `∙`, `■`, `□`): before one, a sentence ends.
+fn is_bullet(c: char) -> bool {
+    matches!(c, '•' | '●' | '▪' | '◦' | '‣' | '∙' | '■' | '□')
 }
 
 /// Words that end in a period without ending a sentence, lowercase: legal and corporate
@@ -305,6 +316,24 @@ mod tests {
         let text = "Title\n\nFirst line\nsecond line\n\n\nLast.";
         let p: Vec<&str> = paragraphs(text).into_iter().map(|r| &text[r]).collect();
         assert_eq!(p, ["Title", "First line\nsecond line", "Last."]);
+    }
+
+    #[test]
+    fn bullets_run_together_by_line_joining_are_items() {
+        let text = "Revenues increased 5% to $24.7 billion from $23.5 billion in Q1 fiscal 2024 \
+                    • Diluted EPS increased 35% for Q1 to $1.40 • Total segment income rose";
+        let s: Vec<&str> = sentences(text, 0..text.len(), Cuts::Clauses)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            s,
+            [
+                "Revenues increased 5% to $24.7 billion from $23.5 billion in Q1 fiscal 2024",
+                "Diluted EPS increased 35% for Q1 to $1.40",
+                "Total segment income rose"
+            ]
+        );
     }
 
     #[test]

@@ -367,6 +367,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "payment",
         "revenue",
         "revenues",
+        "proceeds",
         "income",
         "sales",
         "expense",

@@ -182,6 +182,11 @@ pub(super) fn span_candidates(
         ]
         .iter()
         .any(|w| lower_part.contains(w));
+    let per_share = kind == AnswerType::Amount
+        && (lower_part.contains("per share")
+            || lower_part
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "eps"));
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     // The question's own word stems (not the lexicon's expansions of its metric).
@@ -317,6 +322,11 @@ pub(super) fn span_candidates(
             if norm.is_empty() || stated {
                 continue;
             }
+            // A per-share amount is never stated in millions ("EPS … to $1.40", not the
+            // "$2.9 billion" of the sentence before it).
+            if per_share && has_scale_word(&value) {
+                continue;
+            }
             let prox = proximity(weights, &unit.text, &span);
             let defines = names_defined_term(weights, &unit.text, &span);
             let (cov, matched) = if defines {
@@ -364,6 +374,27 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// Whether an amount is written with a scale word (`$2.9 billion`, `$15 million`, `€3bn`).
+fn has_scale_word(value: &str) -> bool {
+    value
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "thousand"
+                    | "million"
+                    | "millions"
+                    | "billion"
+                    | "billions"
+                    | "trillion"
+                    | "mn"
+                    | "bn"
+            ) || (w.ends_with("bn") || w.ends_with("mn"))
+                && w.starts_with(|c: char| c.is_ascii_digit())
+        })
 }
 
 /// Characters between a span and a quoted defined term that labels it.
