@@ -1,5 +1,5 @@
 //! Filling the fields of a JSON Schema from a document (`extract --schema`): each field is
-//! asked as a question ([`crate::ask`] in `fast` mode), and its value is the one the reader
+//! asked as a question ([`crate::ask::ask`] in `fast` mode), and its value is the one the reader
 //! found in the pages read — a value of the field's kind stated in a quoted sentence or table
 //! row, or computed from cited rows — never the model's free text. A value is kept only when
 //! its quote was found on its page (a citation with boxes) and the value as written occurs in
@@ -130,7 +130,7 @@ pub fn schema_fields(schema: &Value) -> Result<Vec<Field>, String> {
     Ok(fields)
 }
 
-/// The value of `field` from an `answer` of [`crate::ask`] to its question.
+/// The value of `field` from an `answer` of [`crate::ask::ask`] to its question.
 #[must_use]
 pub fn field_value(field: &Field, answer: &Answer) -> FieldValue {
     let empty = |status: &'static str| FieldValue {
@@ -239,7 +239,6 @@ impl NanoIndex {
         let options = AskOptions {
             mode: Mode::Fast,
             max_pages,
-            ..AskOptions::default()
         };
         fields
             .iter()
