@@ -316,6 +316,55 @@ impl QuoteFinder {
                 .collect(),
         )
     }
+
+    /// The exact box of a short text expected at `near` (a table cell whose box the tree
+    /// estimated: page fractions, `near.page` 1-based): of the occurrences of `near.text` on
+    /// its page, the one on the same line (its vertical centre within `near`'s height) whose
+    /// centre is nearest `near`'s, as a box with `near`'s `region_type` and text. `None` when
+    /// `near` has no text, or the text is not on that line of the page.
+    #[must_use]
+    pub fn locate_near(&self, near: &BoundingBox) -> Option<BoundingBox> {
+        let page_no = near.page;
+        if page_no == 0 || page_no > self.page_count {
+            return None;
+        }
+        let text = near.text.as_deref()?;
+        let needle = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if needle.is_empty() {
+            return None;
+        }
+        let page = self.doc.load_page(page_no as i32 - 1).ok()?;
+        let (text_page, bounds) = self.text_page(&page, page_no, page.bounds().ok()?)?;
+        let width = bounds.x1 - bounds.x0;
+        let height = bounds.y1 - bounds.y0;
+        if width <= 0.0 || height <= 0.0 {
+            return None;
+        }
+        let (cx, cy) = (near.x + near.width / 2.0, near.y + near.height / 2.0);
+        let best = self
+            .search(&text_page, &needle)
+            .into_iter()
+            .map(|hit| {
+                let r = hit_rect(&hit);
+                let x = ((r.x0 + r.x1) / 2.0 - bounds.x0) / width;
+                let y = ((r.y0 + r.y1) / 2.0 - bounds.y0) / height;
+                (r, (x - cx).abs(), (y - cy).abs())
+            })
+            .filter(|&(_, _, dy)| dy <= near.height.max(0.005))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?
+            .0;
+        let frac = |v: f32, lo: f32, span: f32| ((v - lo) / span).clamp(0.0, 1.0);
+        Some(BoundingBox {
+            page: page_no,
+            x: frac(best.x0, bounds.x0, width),
+            y: frac(best.y0, bounds.y0, height),
+            width: frac(best.x1, bounds.x0, width) - frac(best.x0, bounds.x0, width),
+            height: frac(best.y1, bounds.y0, height) - frac(best.y0, bounds.y0, height),
+            confidence: 1.0,
+            region_type: near.region_type.clone(),
+            text: Some(text.to_string()),
+        })
+    }
 }
 
 /// Writes a copy of the PDF in `bytes` with one yellow highlight annotation per box (boxes

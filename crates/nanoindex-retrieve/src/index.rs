@@ -5,10 +5,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, TokenEmbedder, TokenEmbedding};
-use nanoindex_core::{DocumentGraph, DocumentTree, EntityType, NodeId, TreeNode};
+use nanoindex_core::{BoundingBox, DocumentGraph, DocumentTree, EntityType, NodeId, TreeNode};
 
 use crate::analysis::{tokenize, FinancialTokenizer};
 use crate::query::{QueryAnalysis, Statement};
+use crate::table::{read_cell_in, IndexedTable, PeriodLength, TableFigure};
 pub use nanoindex_core::figures::is_table_row;
 use nanoindex_core::figures::{is_row_before, numbers_in};
 
@@ -84,6 +85,10 @@ pub struct Snippet {
     pub header: Option<String>,
     /// Score used to choose it.
     pub score: f32,
+    /// Boxes of the table cells the answer read on the line (the figure's cell and its
+    /// column's header cells; page fractions, each with its text), cited beside the line's
+    /// own boxes; empty for prose and for rows read without a tree table.
+    pub cells: Vec<BoundingBox>,
 }
 
 /// The retrieval index of one document. Build once per tree; searching is read-only.
@@ -99,6 +104,8 @@ pub struct RetrievalIndex {
     references: HashMap<NodeId, Vec<NodeId>>,
     naming_text: String,
     naming: HashSet<String>,
+    tables: Vec<IndexedTable>,
+    table_rows: HashMap<usize, (usize, usize)>,
 }
 
 /// Pages whose passages dense similarity re-ranks (see
@@ -298,6 +305,7 @@ impl RetrievalIndex {
         }
         let naming_text = naming_text(&tree.doc_name, &lines);
         let naming = tokenize(&naming_text).into_iter().collect();
+        let (tables, table_rows) = table_rows(tree, &lines, &page_lines);
         RetrievalIndex {
             passages,
             lines,
@@ -310,7 +318,71 @@ impl RetrievalIndex {
             references,
             naming_text,
             naming,
+            tables,
+            table_rows,
         }
+    }
+
+    /// The tables of the tree, with their columns read, in reading order.
+    #[must_use]
+    pub fn tables(&self) -> &[IndexedTable] {
+        &self.tables
+    }
+
+    /// The figure line `line` gives for `year`, read the one way the engine reads a row's
+    /// columns: when the line is a body row of a tree table with dated columns, from its cell
+    /// in the column of `year` (see [`IndexedTable::figure_for`]; `occurrence` and `length`
+    /// choose among several columns of one year), cited with the cell's and its header's
+    /// boxes, and `None` for a blank cell; otherwise from the line's figures under its header
+    /// line (the nearest line above naming two or more years, [`read_cell_in`]), without
+    /// boxes and with that header line as `head`.
+    #[must_use]
+    pub fn read_figure(
+        &self,
+        line: usize,
+        year: u32,
+        occurrence: usize,
+        length: Option<PeriodLength>,
+    ) -> Option<TableFigure> {
+        if let Some((table, row)) = self.table_row(line).filter(|(t, _)| t.dated()) {
+            return table.figure_for(row, year, occurrence, length);
+        }
+        let header = self.header_above(line)?;
+        let cell = read_cell_in(&self.lines.get(line)?.text, &header, year, occurrence)?;
+        Some(TableFigure {
+            cell,
+            column: 0,
+            in_table: false,
+            boxes: Vec::new(),
+            head: header,
+        })
+    }
+
+    /// The years the columns of line `line` are dated by, in order: its tree table's dated
+    /// columns when it is a row of one, else those of its header line; empty when neither
+    /// names any.
+    #[must_use]
+    pub fn column_years(&self, line: usize) -> Vec<u32> {
+        if let Some((table, _)) = self.table_row(line).filter(|(t, _)| t.dated()) {
+            let mut years = Vec::new();
+            for c in table.columns.iter().filter(|c| c.years.len() == 1) {
+                if !years.contains(&c.years[0]) {
+                    years.push(c.years[0]);
+                }
+            }
+            return years;
+        }
+        self.header_above(line)
+            .and_then(|h| years_in(&h))
+            .unwrap_or_default()
+    }
+
+    /// The tree table whose body row line `line` is, and the row's index in its `cells`;
+    /// `None` for a line that is no row of a tree table.
+    #[must_use]
+    pub fn table_row(&self, line: usize) -> Option<(&IndexedTable, usize)> {
+        let &(t, r) = self.table_rows.get(&line)?;
+        Some((&self.tables[t], r))
     }
 
     /// The text that names the document: its name (`-` and `_` as spaces), then its title
@@ -692,17 +764,27 @@ impl RetrievalIndex {
             text,
             header,
             score,
+            cells: Vec::new(),
         }
     }
 
-    /// Whether line `line` is a table row, by the one rule of `nanoindex_core::figures`
-    /// ([`is_row_before`], given the next line of its
-    /// passage).
+    /// Whether line `line` is a table row: a body row of a tree table with a figure (the
+    /// tree also takes a statement's one-figure rows; its label lines are no rows), else by the one rule of `nanoindex_core::figures`
+    /// ([`is_row_before`], given the next line of its passage).
     #[must_use]
     pub fn is_row(&self, line: usize) -> bool {
         let Some(this) = self.lines.get(line) else {
             return false;
         };
+        let figure_row = self.table_row(line).is_some_and(|(t, r)| {
+            t.table.cells[r]
+                .iter()
+                .skip(1)
+                .any(|c| c.text.chars().any(|ch| ch.is_ascii_digit()))
+        });
+        if figure_row {
+            return true;
+        }
         let next = self
             .lines
             .get(line + 1)
@@ -750,6 +832,50 @@ impl RetrievalIndex {
                 .map(|_| text.clone())
         })
     }
+}
+
+/// The tables of a tree and the lines that are their rows (see [`table_rows`]).
+type TableRows = (Vec<IndexedTable>, HashMap<usize, (usize, usize)>);
+
+/// The tables of `tree` (see [`IndexedTable`]) and, for each line of `lines` that is one of
+/// their body rows, `(table, row)`. A row is matched to the first line not yet matched on its
+/// page whose text is the row's cells with the same characters (whitespace aside): the tree
+/// finds tables in the very lines the passages are made of (a table belongs to the node where
+/// it starts; its rows may lie in the nodes after it, when a label line of a statement was
+/// taken for a heading).
+fn table_rows(
+    tree: &DocumentTree,
+    lines: &[Line],
+    page_lines: &BTreeMap<u32, Vec<usize>>,
+) -> TableRows {
+    let squeeze = |t: &str| -> String { t.chars().filter(|c| !c.is_whitespace()).collect() };
+    let mut tables = Vec::new();
+    let mut rows = HashMap::new();
+    for node in tree.iter_nodes() {
+        for table in &node.tables {
+            let t = tables.len();
+            for (r, cells) in table.cells.iter().enumerate() {
+                let page = cells
+                    .iter()
+                    .find_map(|c| c.bbox.as_ref().map(|b| b.page))
+                    .unwrap_or(table.page);
+                let key: String = cells.iter().map(|c| squeeze(&c.text)).collect();
+                if key.is_empty() {
+                    continue;
+                }
+                let found = page_lines.get(&page).and_then(|ids| {
+                    ids.iter()
+                        .copied()
+                        .find(|&i| !rows.contains_key(&i) && squeeze(&lines[i].text) == key)
+                });
+                if let Some(i) = found {
+                    rows.insert(i, (t, r));
+                }
+            }
+            tables.push(IndexedTable::new(node.node_id.clone(), table.clone()));
+        }
+    }
+    (tables, rows)
 }
 
 /// The best page's score of a ranking (best first), kept above zero for division.

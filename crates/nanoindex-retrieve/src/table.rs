@@ -2,9 +2,285 @@
 //! header's years from the right (rows may start with a note number or a label holding
 //! digits), so `Purchases of PP&E (1,577) (1,373) (1,420)` under `2018 2017 2016` gives
 //! `(1,577)` for 2018.
+//!
+//! The tables of the tree ([`nanoindex_core::Table`], found once by `nanoindex-tree`) are
+//! read here too: [`IndexedTable`] gives each figure column the header cells over it
+//! ([`Column`]), so a row's figure is taken from the cell in its column by position — a
+//! blank cell stays blank — and cited with the cell's box.
+
+use nanoindex_core::{BoundingBox, NodeId, Table};
 
 use crate::analysis::numbers_in;
 use crate::index::years_in;
+
+/// A figure column of a tree table, as its header rows name it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The texts of the header cells over the column, top row first, joined with a space
+    /// (`Three Months Ended July 1, 2023`); a cell that spans several columns (`Nine Months
+    /// Ended` over two years) heads each of them.
+    pub head: String,
+    /// Distinct years the head names, in order.
+    pub years: Vec<u32>,
+    /// Boxes of the header cells over the column (page fractions, the table's first page).
+    pub head_boxes: Vec<BoundingBox>,
+}
+
+/// A table of the document tree with its columns read, as the retrieval index keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedTable {
+    /// The node whose text holds the table.
+    pub node_id: NodeId,
+    /// The table as the tree stores it (`cells`: label cell first, then one cell per
+    /// figure column).
+    pub table: Table,
+    /// One entry per figure column (`table.cells[r][k + 1]` is row `r`'s cell of column
+    /// `k`).
+    pub columns: Vec<Column>,
+}
+
+/// A figure read from a tree table's cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableFigure {
+    /// The figure as [`read_cell`] gives it: the cell's text as printed, its value and the
+    /// column's year.
+    pub cell: Cell,
+    /// Index of the figure column (0 for a figure read from a line under its header line).
+    pub column: usize,
+    /// Whether it was read from a tree table's cell (else from a line under its header).
+    pub in_table: bool,
+    /// The cell's box, then the boxes of its column's header cells on the same page (page
+    /// fractions), each with its text.
+    pub boxes: Vec<BoundingBox>,
+    /// The column's head ([`Column::head`]).
+    pub head: String,
+}
+
+impl IndexedTable {
+    /// Reads `table`'s columns (see [`Column`]): a header cell heads the figure columns whose
+    /// horizontal extent (the union of their body cells' boxes) it overlaps by at least half
+    /// of the narrower of the two; a header cell that overlaps none heads the column it was
+    /// put in.
+    #[must_use]
+    pub fn new(node_id: NodeId, table: Table) -> IndexedTable {
+        let width = table
+            .cells
+            .iter()
+            .chain(&table.header_rows)
+            .map(|r| r.len().saturating_sub(1))
+            .max()
+            .unwrap_or(0);
+        let extents: Vec<Option<(f32, f32)>> = (0..width)
+            .map(|k| {
+                table
+                    .cells
+                    .iter()
+                    .filter_map(|r| r.get(k + 1))
+                    .filter(|c| !c.text.trim().is_empty())
+                    .filter_map(|c| c.bbox.as_ref())
+                    .map(|b| (b.x, b.x + b.width))
+                    .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            })
+            .collect();
+        let mut columns: Vec<Column> = (0..width)
+            .map(|_| Column {
+                head: String::new(),
+                years: Vec::new(),
+                head_boxes: Vec::new(),
+            })
+            .collect();
+        for row in &table.header_rows {
+            for (j, cell) in row.iter().enumerate().skip(1) {
+                let text = cell.text.trim();
+                if text.is_empty() {
+                    continue;
+                }
+                let mut over: Vec<usize> = match &cell.bbox {
+                    Some(b) => extents
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(k, e)| {
+                            let (x0, x1) = (*e)?;
+                            let overlap = (b.x + b.width).min(x1) - b.x.max(x0);
+                            (overlap > 0.0 && overlap >= 0.5 * b.width.min(x1 - x0)).then_some(k)
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
+                if over.is_empty() && j <= width {
+                    over.push(j - 1);
+                }
+                for k in over {
+                    let column = &mut columns[k];
+                    if !column.head.is_empty() {
+                        column.head.push(' ');
+                    }
+                    column.head.push_str(text);
+                    if let Some(b) = &cell.bbox {
+                        let mut b = b.clone();
+                        b.text = Some(text.to_string());
+                        column.head_boxes.push(b);
+                    }
+                }
+            }
+        }
+        for column in &mut columns {
+            for n in numbers_in(&column.head) {
+                if n.is_year() && n.value > 0.0 {
+                    let y = n.value as u32;
+                    if !column.years.contains(&y) {
+                        column.years.push(y);
+                    }
+                }
+            }
+        }
+        IndexedTable {
+            node_id,
+            table,
+            columns,
+        }
+    }
+
+    /// The figure columns dated `year` alone (a column whose head names two years, a
+    /// change between them, is none of either), left to right.
+    #[must_use]
+    pub fn year_columns(&self, year: u32) -> Vec<usize> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.years == [year])
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The figure of body row `row` in figure column `column`, with its box and its column's
+    /// header boxes; `None` when the cell is blank or holds no figure (`—`), or when the
+    /// column names no single year.
+    #[must_use]
+    pub fn figure(&self, row: usize, column: usize) -> Option<TableFigure> {
+        let head = self.columns.get(column)?;
+        let [year] = head.years[..] else {
+            return None;
+        };
+        let cell = self.table.cells.get(row)?.get(column + 1)?;
+        let text = cell.text.trim();
+        let number = numbers_in(text).into_iter().next()?;
+        let page = cell.bbox.as_ref().map(|b| b.page);
+        let mut boxes: Vec<BoundingBox> = cell
+            .bbox
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                b.text = Some(text.to_string());
+                b
+            })
+            .collect();
+        boxes.extend(
+            head.head_boxes
+                .iter()
+                .filter(|b| Some(b.page) == page)
+                .cloned(),
+        );
+        Some(TableFigure {
+            cell: Cell {
+                text: text.trim_start_matches(['$', ' ']).to_string(),
+                value: number.value,
+                year,
+            },
+            column,
+            in_table: true,
+            boxes,
+            head: head.head.clone(),
+        })
+    }
+
+    /// Whether any figure column is dated by a single year: only then are its columns read
+    /// by position (a table whose header rows were not found is read by its header line).
+    #[must_use]
+    pub fn dated(&self) -> bool {
+        self.columns.iter().any(|c| c.years.len() == 1)
+    }
+
+    /// The figure of body row `row` for `year`: of the columns dated `year`, the one whose
+    /// head names the period `length` asks for, else the `occurrence`-th (0 for the first,
+    /// the shorter period by convention), else the first. `None` when no column is dated
+    /// `year` or that row's cell is blank.
+    #[must_use]
+    pub fn figure_for(
+        &self,
+        row: usize,
+        year: u32,
+        occurrence: usize,
+        length: Option<PeriodLength>,
+    ) -> Option<TableFigure> {
+        let columns = self.year_columns(year);
+        let by_length = length.and_then(|want| {
+            columns
+                .iter()
+                .copied()
+                .find(|&k| period_length(&self.columns[k].head) == Some(want))
+        });
+        let column = by_length
+            .or_else(|| columns.get(occurrence).copied())
+            .or_else(|| columns.first().copied())?;
+        self.figure(row, column)
+    }
+}
+
+/// The length of period a text names: a quarter, six or nine months, or a year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeriodLength {
+    /// Three months, thirteen weeks, a quarter.
+    Quarter,
+    /// Six or nine months, year to date.
+    Interim,
+    /// Twelve months, a year, 52 or 53 weeks.
+    Year,
+}
+
+/// The one length of period `text` names (`Three Months Ended June 30`, `Twelve Months
+/// Ended`, `Years Ended`, `52 weeks`), or `None` when it names none or several.
+#[must_use]
+pub fn period_length(text: &str) -> Option<PeriodLength> {
+    let lower = text.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let found = [
+        (
+            PeriodLength::Quarter,
+            has(&[
+                "three months",
+                "3 months",
+                "thirteen weeks",
+                "13 weeks",
+                "quarter",
+            ]),
+        ),
+        (
+            PeriodLength::Interim,
+            has(&[
+                "six months",
+                "nine months",
+                "26 weeks",
+                "39 weeks",
+                "year to date",
+            ]),
+        ),
+        (
+            PeriodLength::Year,
+            has(&[
+                "twelve months",
+                "12 months",
+                "year ended",
+                "years ended",
+                "52 weeks",
+                "53 weeks",
+            ]),
+        ),
+    ];
+    let mut named = found.iter().filter(|(_, f)| *f).map(|(p, _)| *p);
+    let first = named.next()?;
+    named.next().is_none().then_some(first)
+}
 
 /// A figure read from a table row.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,6 +400,128 @@ pub fn read_cell_in(row: &str, header: &str, year: u32, occurrence: usize) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cell(text: &str, x: f32, width: f32) -> nanoindex_core::TableCell {
+        nanoindex_core::TableCell {
+            text: text.into(),
+            bbox: Some(BoundingBox {
+                page: 4,
+                x,
+                y: 0.2,
+                width,
+                height: 0.01,
+                confidence: 1.0,
+                region_type: "table_cell".into(),
+                text: None,
+            }),
+        }
+    }
+
+    fn blank() -> nanoindex_core::TableCell {
+        nanoindex_core::TableCell::default()
+    }
+
+    /// A 10-Q's header: a period spanning two columns over each pair of years.
+    fn quarterly() -> IndexedTable {
+        let table = Table {
+            page: 4,
+            header_rows: vec![
+                vec![
+                    blank(),
+                    blank(),
+                    cell("Three Months Ended", 0.60, 0.14),
+                    blank(),
+                    cell("Nine Months Ended", 0.78, 0.14),
+                ],
+                vec![
+                    blank(),
+                    cell("2023", 0.62, 0.04),
+                    cell("2022", 0.70, 0.04),
+                    cell("2023", 0.80, 0.04),
+                    cell("2022", 0.88, 0.04),
+                ],
+            ],
+            cells: vec![
+                vec![
+                    cell("Net sales", 0.1, 0.1),
+                    cell("81,797", 0.60, 0.06),
+                    cell("82,959", 0.68, 0.06),
+                    cell("293,787", 0.78, 0.06),
+                    cell("304,182", 0.86, 0.06),
+                ],
+                vec![
+                    cell("Restructuring", 0.1, 0.1),
+                    cell("$ (12)", 0.61, 0.05),
+                    blank(),
+                    cell("(40)", 0.79, 0.05),
+                    cell("—", 0.88, 0.02),
+                ],
+            ],
+            ..Table::default()
+        };
+        IndexedTable::new(NodeId::default(), table)
+    }
+
+    #[test]
+    fn a_spanning_period_heads_each_column_under_it() {
+        let t = quarterly();
+        let heads: Vec<&str> = t.columns.iter().map(|c| c.head.as_str()).collect();
+        assert_eq!(
+            heads,
+            [
+                "Three Months Ended 2023",
+                "Three Months Ended 2022",
+                "Nine Months Ended 2023",
+                "Nine Months Ended 2022"
+            ]
+        );
+        assert_eq!(t.year_columns(2023), [0, 2]);
+        assert!(t.dated());
+        // The period asked chooses among a year's columns; else the occurrence does.
+        let read = |length, occurrence| {
+            t.figure_for(0, 2023, occurrence, length)
+                .map(|f| f.cell.text)
+        };
+        assert_eq!(
+            read(Some(PeriodLength::Interim), 0).as_deref(),
+            Some("293,787")
+        );
+        assert_eq!(
+            read(Some(PeriodLength::Quarter), 1).as_deref(),
+            Some("81,797")
+        );
+        assert_eq!(read(None, 1).as_deref(), Some("293,787"));
+        assert_eq!(read(None, 0).as_deref(), Some("81,797"));
+        // A cell is read by its column, with its sign, and cited with its box and its
+        // headers' boxes; a blank cell or a dash is no figure.
+        let f = t.figure_for(1, 2023, 0, None).unwrap();
+        assert_eq!((f.cell.text.as_str(), f.cell.value), ("(12)", -12.0));
+        let texts: Vec<_> = f.boxes.iter().map(|b| b.text.clone().unwrap()).collect();
+        assert_eq!(texts, ["$ (12)", "Three Months Ended", "2023"]);
+        assert_eq!(t.figure_for(1, 2022, 0, Some(PeriodLength::Quarter)), None);
+        assert_eq!(t.figure_for(1, 2022, 1, Some(PeriodLength::Interim)), None);
+        assert_eq!(t.figure_for(1, 2021, 0, None), None);
+        assert_eq!(
+            t.figure_for(1, 2023, 0, Some(PeriodLength::Interim))
+                .map(|f| f.cell.value),
+            Some(-40.0)
+        );
+    }
+
+    #[test]
+    fn period_lengths_are_read_from_heads() {
+        assert_eq!(
+            period_length("Three Months Ended July 1, 2023"),
+            Some(PeriodLength::Quarter)
+        );
+        assert_eq!(
+            period_length("Years Ended December 31"),
+            Some(PeriodLength::Year)
+        );
+        assert_eq!(period_length("2023"), None);
+        // Two lengths named: none is decided.
+        assert_eq!(period_length("Three Months and Nine Months Ended"), None);
+    }
 
     #[test]
     fn undated_change_columns_are_skipped() {

@@ -1052,3 +1052,111 @@ fn a_count_of_the_whole_is_read_by_year_and_a_part_answers_only_for_the_part() {
     assert_eq!(part.content, "50,000 employees.", "{part:#?}");
     assert_eq!(cited_pages(&part), [2]);
 }
+
+/// A cash-flow statement whose rows leave cells blank and run on to the next page without
+/// repeating the header.
+fn statement_with_blanks() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(
+        72.0,
+        80.0,
+        14.0,
+        true,
+        "Consolidated Statements of Cash Flows",
+    );
+    page.text(72.0, 100.0, 9.0, false, "(In millions of dollars)");
+    for (x, t) in [(380.0, "2024"), (440.0, "2023"), (500.0, "2022")] {
+        page.text(x, 120.0, 9.0, true, t);
+    }
+    let first: [(&str, [&str; 3]); 4] = [
+        ("Net earnings", ["640", "580", "512"]),
+        ("Restructuring charges", ["48", "", "31"]),
+        ("Proceeds from sale of businesses", ["", "210", ""]),
+        (
+            "Net cash provided by operating activities",
+            ["802", "733", "690"],
+        ),
+    ];
+    let rows = |page: &mut nanoindex_pdf::write::PageSpec, top: f32, rows: &[(&str, [&str; 3])]| {
+        for (i, (label, cells)) in rows.iter().enumerate() {
+            let y = top + 14.0 * i as f32;
+            page.text(72.0, y, 9.0, false, label);
+            for (x, c) in [380.0, 440.0, 500.0].iter().zip(cells) {
+                if !c.is_empty() {
+                    page.text(*x + 24.0 - 4.5 * c.len() as f32, y, 9.0, false, c);
+                }
+            }
+        }
+    };
+    rows(page, 140.0, &first);
+    let page = pdf.page();
+    rows(
+        page,
+        80.0,
+        &[
+            (
+                "Purchases of property, plant and equipment",
+                ["(157)", "(149)", "(133)"],
+            ),
+            ("Dividends paid", ["(18)", "(17)", "(16)"]),
+        ],
+    );
+    pdf.to_bytes()
+}
+
+/// The table cells among an answer's first citation's boxes, as (text, page, x).
+fn cell_boxes(answer: &Answer) -> Vec<(String, u32, f32)> {
+    answer.citations[0]
+        .bounding_boxes
+        .iter()
+        .filter(|b| b.region_type == "table_cell")
+        .map(|b| (b.text.clone().unwrap_or_default(), b.page, b.x))
+        .collect()
+}
+
+#[test]
+fn a_figure_is_read_from_its_table_cell_by_column_and_cited_with_the_cells_box() {
+    let (_dir, doc) = prepare(&statement_with_blanks(), "cash-flows.pdf");
+    // A blank cell keeps the row's other figures under their own years: the 2022 charge is
+    // the row's second figure, not its last-but-one.
+    let answer = ask_reader(&doc, "What were restructuring charges in 2022?");
+    assert!(answer.content.contains("$31 million"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [1]);
+    let cells = cell_boxes(&answer);
+    assert_eq!(
+        cells.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+        ["31", "2022"],
+        "the cell and its column's header are cited: {answer:#?}"
+    );
+    // The boxes are where the figure and the year are printed (x in page fractions).
+    assert!(
+        (cells[0].2 - (500.0 + 24.0 - 9.0) / 612.0).abs() < 0.01,
+        "{cells:?}"
+    );
+    assert!((cells[1].2 - 500.0 / 612.0).abs() < 0.01, "{cells:?}");
+    // A row with one figure, in the middle column.
+    let answer = ask_reader(
+        &doc,
+        "What were the proceeds from sale of businesses in 2023?",
+    );
+    assert!(answer.content.contains("$210 million"), "{answer:#?}");
+    // The year whose cell is blank has no figure in that row: neither neighbour is read.
+    let answer = ask_reader(&doc, "What were restructuring charges in 2023?");
+    assert!(
+        !answer.content.contains("$48 million") && !answer.content.contains("$31 million"),
+        "{answer:#?}"
+    );
+    // A row on the next page, under the header of the page before: its column, scale and
+    // currency come from the table's first page; its cell is cited on its own page.
+    let answer = ask_reader(&doc, "What were capital expenditures in 2023?");
+    assert!(answer.content.contains("$149 million"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [2]);
+    assert_eq!(
+        cell_boxes(&answer)
+            .iter()
+            .map(|c| (c.0.as_str(), c.1))
+            .collect::<Vec<_>>(),
+        [("(149)", 2)]
+    );
+}

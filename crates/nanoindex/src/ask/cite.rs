@@ -1,6 +1,7 @@
 //! Citations: each quote searched on its page with MuPDF (boxes as 0–1 fractions of the
 //! displayed page; on pages read by OCR, in their recognised text); a quote not found is
-//! dropped and listed in the trace.
+//! dropped and listed in the trace. A figure read from a table cell adds the cell's box and
+//! its column header's (from the tree's table) to its row's.
 
 use nanoindex_core::{BoundingBox, Citation};
 use nanoindex_pdf::locate::QuoteFinder;
@@ -45,13 +46,17 @@ impl Session<'_> {
             let page_labels = label
                 .filter(|lab| !lab.is_empty() && *lab != s.page_no.to_string())
                 .map(|lab| vec![lab]);
-            let boxes: Vec<BoundingBox> = boxes
+            // The line's boxes, then those of the table cells read on it (the figure's cell and
+            // its column's header): each found on the page at the place the tree put it, a
+            // cell not found there is not cited.
+            let mut boxes: Vec<BoundingBox> = boxes
                 .into_iter()
                 .map(|mut b| {
                     b.text = Some(quote.clone());
                     b
                 })
                 .collect();
+            boxes.extend(s.cells.iter().filter_map(|c| finder.locate_near(c)));
             out.push(Citation {
                 node_id: s.node_id.clone(),
                 title,

@@ -5,7 +5,6 @@
 //! computed here, never taken from a model.
 
 use nanoindex_retrieve::analysis::tokenize;
-use nanoindex_retrieve::table::read_cell_in;
 use nanoindex_retrieve::{QueryAnalysis, Snippet};
 
 use super::answer_type::AnswerType;
@@ -447,8 +446,7 @@ fn row_series(
         Some(cells.swap_remove(whole.unwrap_or(best)))
     })?;
     let snippet = best.cite.first()?.clone();
-    let header = snippet.header.clone()?;
-    let header_years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
+    let header_years = input.index.column_years(snippet.line);
     let years = if matches!(asked, Asked::Within(_)) {
         header_years.clone()
     } else {
@@ -463,9 +461,19 @@ fn row_series(
         reader::scale_of(input.index, snippet.page_no, snippet.line)
     };
     let dollars = !percent && best.value.starts_with('$');
-    let mut points = Vec::new();
+    let mut points: Vec<Point> = Vec::new();
+    let mut boxes = Vec::new();
     for &year in &years {
-        let cell = read_cell_in(&best.quote, &header, year, occurrence)?;
+        let read = input
+            .index
+            .read_figure(snippet.line, year, occurrence, None)?;
+        let cell = read.cell;
+        // Each year's cell is cited on the one row (its header once).
+        for b in read.boxes {
+            if !boxes.contains(&b) {
+                boxes.push(b);
+            }
+        }
         // "(0.6)%" and "22.5 %" are shown as "0.6%" and "22.5%", the sign apart.
         let written = cell.text.replace([' ', '(', ')'], "");
         let mut shown = reader::format_figure(&written, dollars, scale, percent);
@@ -483,6 +491,9 @@ fn row_series(
                 Vec::new()
             },
         });
+    }
+    if let Some(first) = points.first_mut().and_then(|p| p.cite.first_mut()) {
+        first.cells = boxes;
     }
     (points.len() >= 2).then(|| Series {
         name: label,

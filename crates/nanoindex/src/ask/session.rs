@@ -5,7 +5,6 @@ use std::sync::LazyLock;
 use std::time::Instant;
 
 use nanoindex_llm::{GenerateRequest, TextGenerator, TokenControl};
-use nanoindex_retrieve::table::read_cell;
 use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet};
 use regex::Regex;
 
@@ -164,7 +163,9 @@ impl Session<'_> {
             }
             let mut entry = format!("[{}] (page {}) {}\n", shown.len() + 1, s.page_no, text);
             if let Some(header) = &s.header {
-                let cell = year.and_then(|y| read_cell(&s.text, header, y));
+                let cell = year
+                    .and_then(|y| self.doc.index.read_figure(s.line, y, 0, None))
+                    .map(|f| f.cell);
                 match cell {
                     Some(c) => entry.push_str(&format!(
                         "    columns: {} — {} column: {}\n",

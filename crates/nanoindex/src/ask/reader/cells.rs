@@ -6,12 +6,26 @@ use super::*;
 
 /// The scale a statement page states for its figures ("in millions", "(thousands)"),
 /// searched in the lines above `line` on its page, nearest first, then in the whole page,
-/// then in the titles of the page's sections.
+/// then in the titles of the page's sections; for a row of a tree table that began on an
+/// earlier page, then on that page.
 pub(in crate::ask) fn scale_of(
     index: &RetrievalIndex,
     page: u32,
     line: usize,
 ) -> Option<&'static str> {
+    scale_on_page(index, page, line).or_else(|| {
+        let first = table_first_page(index, line).filter(|&p| p != page)?;
+        scale_on_page(index, first, usize::MAX)
+    })
+}
+
+/// The first page of the tree table whose row line `line` is.
+fn table_first_page(index: &RetrievalIndex, line: usize) -> Option<u32> {
+    index.table_row(line).map(|(t, _)| t.table.page)
+}
+
+/// [`scale_of`] on one page (`line` not on it: the whole page).
+fn scale_on_page(index: &RetrievalIndex, page: u32, line: usize) -> Option<&'static str> {
     let ids = index.page_line_ids(page);
     let pos = ids.iter().position(|&i| i == line).unwrap_or(ids.len());
     let lines = index.lines();
@@ -236,9 +250,7 @@ pub(in crate::ask) fn cell_candidates(
             (false, true) => 0.95 * cov,
             _ => cov,
         };
-        let header = input.index.snippet(unit.first, 0.0).header;
-        let Some(header) = header else { continue };
-        let years = nanoindex_retrieve::index::years_in(&header).unwrap_or_default();
+        let years = input.index.column_years(unit.first);
         let year = query
             .years
             .iter()
@@ -252,14 +264,16 @@ pub(in crate::ask) fn cell_candidates(
                     .flatten()
             });
         let Some(year) = year else { continue };
-        let Some(cell) = read_cell_in(
-            &unit.text,
-            &header,
+        let asked_length = asked_period_length(&query.question);
+        let Some(read) = input.index.read_figure(
+            unit.first,
             year,
             period_occurrence(&query.question),
+            asked_length,
         ) else {
             continue;
         };
+        let cell = &read.cell;
         let percent_cell = cell.text.contains('%')
             || unit.text[unit
                 .text
@@ -281,6 +295,10 @@ pub(in crate::ask) fn cell_candidates(
         };
         let dollars = !percent
             && page_dollars(input.index, unit.page_no)
+                .or_else(|| {
+                    table_first_page(input.index, unit.first)
+                        .and_then(|p| page_dollars(input.index, p))
+                })
                 .unwrap_or_else(|| *doc_dollars.get_or_init(|| document_dollars(input.index)));
         let mut value = format_figure(&cell.text, dollars, scale, percent);
         if percent && !value.ends_with('%') {
@@ -340,7 +358,19 @@ pub(in crate::ask) fn cell_candidates(
             } else {
                 0.0
             };
-        let score = score + header_period_fit(&query.question, input.index, unit.first);
+        // The period of the column read: its head in a tree table, else the lines over the
+        // row's header line.
+        let fit = match (read.in_table, asked_length, period_length(&read.head)) {
+            (true, Some(asked), Some(column)) => {
+                if asked == column {
+                    0.05
+                } else {
+                    -0.1
+                }
+            }
+            _ => header_period_fit(&query.question, input.index, unit.first),
+        };
+        let score = score + fit;
         let written = (cell.text.trim() != value).then(|| cell.text.clone());
         out.push(Candidate {
             value,
@@ -351,62 +381,16 @@ pub(in crate::ask) fn cell_candidates(
             coverage: cov,
             cell: Some((label, year)),
             computation: None,
-            cite: vec![snippet_of(unit, score, Some(header))],
+            cite: vec![Snippet {
+                cells: read.boxes.clone(),
+                ..snippet_of(unit, score, input.index.snippet(unit.first, 0.0).header)
+            }],
         });
     }
     out
 }
 
-/// The length of period a text names: a quarter, six or nine months, or a year.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PeriodLength {
-    Quarter,
-    Interim,
-    Year,
-}
-
-/// The one length of period `text` names (`Three Months Ended June 30`, `Twelve Months
-/// Ended`, `Years Ended`, `52 weeks`), or `None` when it names none or several.
-pub(super) fn period_length(text: &str) -> Option<PeriodLength> {
-    let lower = text.to_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-    let found = [
-        (
-            PeriodLength::Quarter,
-            has(&[
-                "three months",
-                "3 months",
-                "thirteen weeks",
-                "13 weeks",
-                "quarter",
-            ]),
-        ),
-        (
-            PeriodLength::Interim,
-            has(&[
-                "six months",
-                "nine months",
-                "26 weeks",
-                "39 weeks",
-                "year to date",
-            ]),
-        ),
-        (
-            PeriodLength::Year,
-            has(&[
-                "twelve months",
-                "12 months",
-                "year ended",
-                "years ended",
-                "52 weeks",
-                "53 weeks",
-            ]),
-        ),
-    ];
-    let mut named = found.iter().filter(|(_, f)| *f).map(|(p, _)| *p);
-    let first = named.next()?;
-    named.next().is_none().then_some(first)
-}
+pub(super) use nanoindex_retrieve::table::{period_length, PeriodLength};
 
 /// The length of period a question asks for: a quarter ("Q2", "second quarter", "three
 /// months"), six or nine months, else a year when it names a fiscal or full year ("FY2023",

@@ -27,7 +27,7 @@ pub(super) fn other_segment(header: &str, question: &str) -> bool {
 }
 
 /// Finds the row whose label begins with one of `labels` (in that order of preference) and
-/// reads its cell for `year` (the column `occurrence`, see [`read_cell_in`]): rows of the
+/// reads its cell for `year` (the column `occurrence`, see `RetrievalIndex::read_figure`): rows of the
 /// pages read first, then of the whole document — and rows of a segment's table that
 /// `question` does not name only when no other row is found; only rows of `page` when
 /// given.
@@ -94,14 +94,18 @@ pub(super) fn find_row(
                 continue;
             }
             let snippet = input.index.snippet(id, 0.0);
-            let Some(header) = snippet.header.clone() else {
-                continue;
-            };
+            // A segment's table is told by the header line over the row.
+            let header = snippet.header.clone().unwrap_or_default();
             if other_segment(&header, question) != segments {
                 continue;
             }
-            let Some(cell) = read_cell_in(text, &header, year, occurrence) else {
+            let Some(read) = input.index.read_figure(id, year, occurrence, None) else {
                 continue;
+            };
+            let cell = read.cell;
+            let snippet = Snippet {
+                cells: read.boxes,
+                ..snippet
             };
             return Some(Input {
                 snippet,
@@ -125,7 +129,7 @@ pub(in crate::ask) struct FormulaValue {
     pub cite: Vec<Snippet>,
 }
 
-/// Computes `formula` for `year` (the column `occurrence`, see [`read_cell_in`]) from the
+/// Computes `formula` for `year` (the column `occurrence`, see `RetrievalIndex::read_figure`) from the
 /// statement rows it names (a segment's rows only when `question` names the segment, or no
 /// other row is found); `None` when a row or its cell is missing or the denominator is 0.
 pub(in crate::ask) fn formula_value(

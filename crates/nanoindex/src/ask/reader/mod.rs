@@ -26,7 +26,6 @@ use std::sync::LazyLock;
 pub(super) use nanoindex_core::metrics::{formula_named, Formula};
 use nanoindex_core::NodeId;
 use nanoindex_retrieve::analysis::{is_year, numbers_in, tokenize, MONTHS};
-use nanoindex_retrieve::table::read_cell_in;
 use nanoindex_retrieve::{PageHit, QueryAnalysis, RetrievalIndex, Snippet, Statement};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -683,6 +682,7 @@ fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
         text: unit.text.clone(),
         header,
         score,
+        cells: Vec::new(),
     }
 }
 
