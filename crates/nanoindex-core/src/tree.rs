@@ -418,7 +418,44 @@ pub struct DocumentTree {
     pub page_dimensions: Vec<PageDimensions>,
 }
 
+/// A line's text without whitespace: the key by which a table's body row (its cells' texts
+/// concatenated) is matched to the line of node text it was read from.
+///
+/// ```
+/// assert_eq!(nanoindex_core::tree::row_key("Net sales  $ 1,200"), "Netsales$1,200");
+/// ```
+#[must_use]
+pub fn row_key(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+impl Table {
+    /// Keys ([`row_key`]) of the body rows that hold a figure (a digit in a cell after the
+    /// label), in order; label lines ("Current assets:") are no rows.
+    pub fn figure_row_keys(&self) -> impl Iterator<Item = String> + '_ {
+        self.cells
+            .iter()
+            .filter(|r| {
+                r.iter()
+                    .skip(1)
+                    .any(|c| c.text.chars().any(|ch| ch.is_ascii_digit()))
+            })
+            .map(|r| r.iter().map(|c| row_key(&c.text)).collect())
+    }
+}
+
 impl DocumentTree {
+    /// Keys ([`row_key`]) of the figure rows of every table of the tree
+    /// ([`Table::figure_row_keys`]): the lines that the tree read as table rows, whichever
+    /// node's text holds them.
+    #[must_use]
+    pub fn figure_row_keys(&self) -> std::collections::HashSet<String> {
+        self.iter_nodes()
+            .flat_map(|n| n.tables.iter())
+            .flat_map(Table::figure_row_keys)
+            .collect()
+    }
+
     /// Every node, depth-first, parents before children.
     pub fn iter_nodes(&self) -> impl Iterator<Item = &TreeNode> {
         iter_nodes(&self.structure)

@@ -4,14 +4,15 @@
 //! by a normalised key (`3M Company`, `3M Co.` and `3M` are one organisation); every entity
 //! and relationship records the ids of the tree nodes it was found in.
 //!
-//! Only prose is read: table rows (two or more figures, ending in a figure) are left to the
-//! tree, so a 10-K's thousands of table cells do not become entities.
+//! Only prose is read: table rows (two or more figures, ending in a figure, and the rows of
+//! the tree's tables, which take one-figure rows too) are left to the tree, so a 10-K's thousands of table cells do not become entities.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use nanoindex_core::figures::is_row_before;
 use nanoindex_core::metrics::METRICS;
+use nanoindex_core::tree::row_key;
 use nanoindex_core::{
     DocumentGraph, DocumentTree, Entity, EntityType, NodeId, RelationType, Relationship,
 };
@@ -332,6 +333,11 @@ pub fn merge_into(
 pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>) {
     let p = patterns();
     let mut c = Collector::default();
+    // The tree's table rows (one-figure rows included) are rows too.
+    let table_rows = tree.figure_row_keys();
+    let is_row = |line: &str, next: Option<&str>| {
+        is_row_before(line, next) || table_rows.contains(&row_key(line))
+    };
     // Organisations named with a suffix anywhere count as aliases of their bare name later.
     for node in tree.iter_nodes() {
         let Some(text) = node.text.as_deref() else {
@@ -340,7 +346,7 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
         let id = &node.node_id;
         let lines: Vec<&str> = text.lines().collect();
         for (k, &line) in lines.iter().enumerate() {
-            if is_row_before(line, lines.get(k + 1).copied()) {
+            if is_row(line, lines.get(k + 1).copied()) {
                 continue;
             }
             for m in p.organization.captures_iter(line) {
@@ -417,7 +423,7 @@ pub fn extract_entities(tree: &DocumentTree) -> (Vec<Entity>, Vec<Relationship>)
             let prose: Vec<&str> = lines
                 .iter()
                 .enumerate()
-                .filter(|&(k, l)| !is_row_before(l, lines.get(k + 1).copied()))
+                .filter(|&(k, l)| !is_row(l, lines.get(k + 1).copied()))
                 .map(|(_, l)| *l)
                 .collect();
             let line_owned = prose
@@ -582,6 +588,40 @@ mod tests {
         find(&entities, "money", "$5 million");
         find(&entities, "money", "$1.6");
         assert!(!entities.iter().any(|e| e.name.contains("1,577")));
+    }
+
+    /// A statement's one-figure row is a row when the tree read it into a table, though the
+    /// row rule alone (two figures or more) takes it for prose.
+    #[test]
+    fn a_one_figure_row_of_a_tree_table_is_no_prose() {
+        let text = "Proceeds from sale of businesses $846\nNet cash used in investing activities (222) (3,086)";
+        let mut t = tree(&[("Cash flows", text)]);
+        let (entities, _) = extract_entities(&t);
+        find(&entities, "money", "$846");
+        let cell = |s: &str| nanoindex_core::TableCell {
+            text: s.into(),
+            bbox: None,
+        };
+        t.structure[0].tables.push(nanoindex_core::Table {
+            cells: vec![
+                vec![
+                    cell("Proceeds from sale of businesses"),
+                    cell("$846"),
+                    cell(""),
+                ],
+                vec![
+                    cell("Net cash used in investing activities"),
+                    cell("(222)"),
+                    cell("(3,086)"),
+                ],
+            ],
+            ..nanoindex_core::Table::default()
+        });
+        let (entities, _) = extract_entities(&t);
+        assert!(
+            !entities.iter().any(|e| e.name.contains("846")),
+            "{entities:#?}"
+        );
     }
 
     #[test]

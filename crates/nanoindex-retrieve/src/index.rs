@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bm25::{Embedder, EmbedderBuilder, Embedding, Scorer, TokenEmbedder, TokenEmbedding};
+use nanoindex_core::tree::row_key;
 use nanoindex_core::{BoundingBox, DocumentGraph, DocumentTree, EntityType, NodeId, TreeNode};
 
 use crate::analysis::{tokenize, FinancialTokenizer};
@@ -839,7 +840,7 @@ type TableRows = (Vec<IndexedTable>, HashMap<usize, (usize, usize)>);
 
 /// The tables of `tree` (see [`IndexedTable`]) and, for each line of `lines` that is one of
 /// their body rows, `(table, row)`. A row is matched to the first line not yet matched on its
-/// page whose text is the row's cells with the same characters (whitespace aside): the tree
+/// page whose text is the row's cells with the same characters (whitespace aside, [`row_key`]): the tree
 /// finds tables in the very lines the passages are made of (a table belongs to the node where
 /// it starts; its rows may lie in the nodes after it, when a label line of a statement was
 /// taken for a heading).
@@ -848,7 +849,6 @@ fn table_rows(
     lines: &[Line],
     page_lines: &BTreeMap<u32, Vec<usize>>,
 ) -> TableRows {
-    let squeeze = |t: &str| -> String { t.chars().filter(|c| !c.is_whitespace()).collect() };
     let mut tables = Vec::new();
     let mut rows = HashMap::new();
     for node in tree.iter_nodes() {
@@ -859,14 +859,14 @@ fn table_rows(
                     .iter()
                     .find_map(|c| c.bbox.as_ref().map(|b| b.page))
                     .unwrap_or(table.page);
-                let key: String = cells.iter().map(|c| squeeze(&c.text)).collect();
+                let key: String = cells.iter().map(|c| row_key(&c.text)).collect();
                 if key.is_empty() {
                     continue;
                 }
                 let found = page_lines.get(&page).and_then(|ids| {
                     ids.iter()
                         .copied()
-                        .find(|&i| !rows.contains_key(&i) && squeeze(&lines[i].text) == key)
+                        .find(|&i| !rows.contains_key(&i) && row_key(&lines[i].text) == key)
                 });
                 if let Some(i) = found {
                     rows.insert(i, (t, r));
