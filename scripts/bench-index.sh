@@ -2,10 +2,12 @@
 # Enrichment benchmark: full indexing (structure, split cascade, graph, summaries and model
 # entities) with the default model, on a few FinanceBench filings, in one run.
 #
-# Prints, for `--jobs 1` and `--jobs 2`: wall time, pages/s, model requests, prompt and
-# generated tokens, generated tokens/s, and the share of time in structure (extraction +
-# tree, measured by a `--no-llm --no-split` run), split, graph, summaries and entities
-# (from each document's enrichment report). Then the summary stage alone with one sequence
+# Prints, for `--jobs 1` and `--jobs 2`: wall time, pages/s, model requests, the documents'
+# own tokens (in the model's vocabulary), prompt tokens evaluated and their ratio to the
+# documents' tokens, generated tokens, generated tokens/s, and the share of time in structure
+# (extraction + tree, measured by a `--no-llm --no-split` run), split, graph, the one reading
+# of every window (summaries and entities together), summaries (combined parts, parents)
+# and entities (from each document's enrichment report). Then the summary stage alone with one sequence
 # per model call (`--batch-size 1`) against batches of 8, to show what batching gives.
 #
 # Usage: scripts/bench-index.sh [PDF ...]
@@ -49,7 +51,8 @@ def run(name, *extra):
     return wall, docs
 
 def totals(docs):
-    t = {"pages": 0, "nodes": 0, "calls": 0, "prompt": 0, "completion": 0, "stages": {}}
+    t = {"pages": 0, "nodes": 0, "calls": 0, "prompt": 0, "completion": 0, "text": 0,
+         "stages": {}}
     for d in docs:
         e = d["enrichment"]
         t["pages"] += d["pages"]
@@ -57,6 +60,7 @@ def totals(docs):
         t["calls"] += e["llm_calls"]
         t["prompt"] += e["prompt_tokens"]
         t["completion"] += e["completion_tokens"]
+        t["text"] += e.get("text_tokens", 0)
         for stage, ms in e["stage_ms"]:
             t["stages"][stage] = t["stages"].get(stage, 0.0) + ms / 1000
     return t
@@ -64,16 +68,18 @@ def totals(docs):
 structure_wall, _ = run("structure", "--no-llm", "--no-split", "--jobs", "1")
 print(f"{len(files)} files; structure only (--no-llm, --jobs 1): {structure_wall:.2f} s")
 print()
-print("| jobs | wall s | pages/s | model requests | prompt tokens | generated tokens | generated tokens/s | structure | split | graph | summaries | entities |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| jobs | wall s | pages/s | model requests | document tokens | prompt tokens | prompt / document | generated tokens | generated tokens/s | structure | split | graph | read | summaries | entities |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for jobs in os.environ.get("BENCH_JOBS", "1 2").split():
     wall, docs = run(f"full-{jobs}", "--jobs", jobs, "--force")
     t = totals(docs)
     s = t["stages"]
     share = lambda x: f"{100 * x / wall:.0f}%"
-    print(f"| {jobs} | {wall:.1f} | {t['pages'] / wall:.3f} | {t['calls']} | {t['prompt']} | "
+    ratio = t["prompt"] / t["text"] if t["text"] else 0.0
+    print(f"| {jobs} | {wall:.1f} | {t['pages'] / wall:.3f} | {t['calls']} | {t['text']} | "
+          f"{t['prompt']} | {ratio:.2f} | "
           f"{t['completion']} | {t['completion'] / wall:.1f} | {share(structure_wall)} | "
-          f"{share(s.get('split', 0))} | {share(s.get('graph', 0))} | "
+          f"{share(s.get('split', 0))} | {share(s.get('graph', 0))} | {share(s.get('read', 0))} | "
           f"{share(s.get('summaries', 0) + s.get('description', 0))} | {share(s.get('entities', 0))} |")
 if os.environ.get("BENCH_SUMMARIES", "1") == "0":
     sys.exit(0)
@@ -84,7 +90,7 @@ for batch in ("1", "8"):
     wall, docs = run(f"summaries-{batch}", "--jobs", "1", "--no-llm-entities",
                      "--batch-size", batch)
     t = totals(docs)
-    secs = t["stages"].get("summaries", 0.0)
+    secs = t["stages"].get("read", 0.0) + t["stages"].get("summaries", 0.0)
     rates[batch] = t["completion"] / secs if secs else 0.0
     print(f"  batch size {batch}: {t['calls']} requests, {t['completion']} tokens generated, "
           f"{t['prompt']} prompt tokens, {secs:.1f} s -> {rates[batch]:.1f} tokens/s, "

@@ -117,8 +117,8 @@ struct Bars {
     /// Model requests finished, and the last count seen per document and stage (counts
     /// within a stage are cumulative).
     model_done: Mutex<(u64, LastDone)>,
-    /// Nodes summarised so far (summary requests finished).
-    summarised: Mutex<u64>,
+    /// Windows of prose read so far (reading requests finished).
+    read: Mutex<u64>,
     /// When each document's stage first reported progress, and how many of its requests were
     /// done then: the pace since then gives the time left (the first report comes only after
     /// the stage's first requests are done, so its own time is not known).
@@ -165,7 +165,7 @@ impl Bars {
             extracting: Mutex::new(0.0),
             jobs: jobs.max(1),
             model_done: Mutex::new((0, std::collections::HashMap::new())),
-            summarised: Mutex::new(0),
+            read: Mutex::new(0),
             stage_started: Mutex::new(std::collections::HashMap::new()),
         }
     }
@@ -207,9 +207,9 @@ impl Bars {
                 let before = done.1.insert(key, progress.done).unwrap_or(0);
                 let new = progress.done.saturating_sub(before) as u64;
                 done.0 += new;
-                let mut summarised = self.summarised.lock().unwrap_or_else(|p| p.into_inner());
-                if progress.stage == Stage::Summaries {
-                    *summarised += new;
+                let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+                if progress.stage == Stage::Read {
+                    *read += new;
                 }
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
                 let (since, done_then) = *self
@@ -227,8 +227,8 @@ impl Bars {
                 .unwrap_or_default();
                 model.set_position(done.0);
                 model.set_message(format!(
-                    "· {} summaries · {} {}/{}{left} · {:.1} tokens/s · {}",
-                    summarised,
+                    "· {} windows read · {} {}/{}{left} · {:.1} tokens/s · {}",
+                    read,
                     progress.stage.as_str(),
                     progress.done,
                     progress.total,

@@ -556,6 +556,10 @@ impl TextGenerator for CandleGenerator {
         &self.info
     }
 
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        self.tokenizer.encode(text).ok().map(|t| t.len())
+    }
+
     fn generate(
         &mut self,
         request: &GenerateRequest,

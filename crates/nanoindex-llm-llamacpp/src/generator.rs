@@ -516,6 +516,15 @@ impl TextGenerator for LlamaCppGenerator {
         Ok(decoded.into_generation(tokens.len(), reused, prefill_ms, elapsed_ms(decode_start)))
     }
 
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        Some(
+            self.model
+                .vocab()
+                .tokenize(text.as_bytes(), false, false)
+                .len(),
+        )
+    }
+
     fn generate_batch(&mut self, requests: &[GenerateRequest]) -> Result<Vec<Generation>> {
         let mut results = Vec::with_capacity(requests.len());
         let n_seq_max = self.config.n_seq_max.max(1) as usize;
@@ -593,12 +602,16 @@ impl LlamaCppGenerator {
         // The cache now holds several sequences; start the next request from scratch.
         self.trim_cache(0);
         let decode_ms = outcome?;
+        // The shared prefix was evaluated once, for the first sequence: the others count it
+        // as cached.
         Ok(sequences
             .into_iter()
             .zip(prompts)
-            .map(|(sequence, prompt)| {
+            .enumerate()
+            .map(|(seq, (sequence, prompt))| {
                 let (_, decoded) = sequence.stops.finish();
-                decoded.into_generation(prompt.len(), 0, sequence.prefill_ms, decode_ms)
+                let cached = if seq == 0 { 0 } else { shared };
+                decoded.into_generation(prompt.len(), cached, sequence.prefill_ms, decode_ms)
             })
             .collect())
     }

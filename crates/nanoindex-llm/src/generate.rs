@@ -218,8 +218,9 @@ pub struct Generation {
     pub tokens: Vec<u32>,
     /// Tokens in the rendered prompt.
     pub n_prompt_tokens: u32,
-    /// Prompt tokens whose key/value cache was reused from an earlier request (not
-    /// recomputed).
+    /// Prompt tokens whose key/value cache was reused, not computed for this request: from
+    /// an earlier request, or (in a batch) the prompt prefix shared with the batch's first
+    /// sequence, evaluated once for all of them.
     pub n_cached_prompt_tokens: u32,
     /// Tokens generated (the length of `tokens`).
     pub n_completion_tokens: u32,
@@ -283,6 +284,13 @@ pub trait TextGenerator: Send {
         request: &GenerateRequest,
         on_token: &mut dyn FnMut(&str) -> TokenControl,
     ) -> Result<Generation>;
+
+    /// Tokens of `text` in the model's own vocabulary, without special tokens; `None` for a
+    /// backend that cannot count them (a remote server).
+    fn count_tokens(&self, text: &str) -> Option<usize> {
+        let _ = text;
+        None
+    }
 
     /// Generates replies to several independent requests. Backends that can decode several
     /// sequences together override this; the default runs them one after another.

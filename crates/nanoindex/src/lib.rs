@@ -55,7 +55,8 @@ use nanoindex_llm::{Embedder, TextGenerator};
 pub use ask::{ask, highlight_pdf, AskDocument, AskError, AskOptions, Mode};
 pub use error::IndexError;
 pub use index::batch::{
-    BatchEvent, BatchItem, BatchOptions, Outcome, Shard, WrittenDocument, MANIFEST_FILE,
+    BatchEvent, BatchItem, BatchOptions, Outcome, Shard, WrittenDocument, CHECKPOINT_SUFFIX,
+    MANIFEST_FILE,
 };
 pub use index::enrich::{self, EnrichOptions, EnrichReport, Progress, Stage};
 pub use index::IndexedDocument;

@@ -2,7 +2,9 @@
 //! oversized outline leaf, no model), entities and relationships of a contract and a 10-K
 //! page (rules, then a model whose replies are checked against the text), and summaries
 //! with the real default model (required in CI, skipped elsewhere when not installed),
-//! batched and one by one.
+//! batched and one by one; each window of prose read once for its summary and entities
+//! together, tables of figures not paraphrased; a killed enrichment resumed from its
+//! checkpoint.
 
 mod common;
 
@@ -14,7 +16,7 @@ use nanoindex::core::{DocumentTree, Entity, TreeNode};
 use nanoindex::llm::{
     GenerateRequest, Generation, ModelInfo, StopReason, TextGenerator, TokenControl,
 };
-use nanoindex::{Config, EnrichOptions, IndexedDocument, NanoIndex};
+use nanoindex::{Config, EnrichOptions, IndexedDocument, NanoIndex, Outcome};
 use nanoindex_pdf::write::PdfBuilder;
 
 fn find<'a>(tree: &'a DocumentTree, title: &str) -> &'a TreeNode {
@@ -515,4 +517,299 @@ fn a_batch_writes_the_structure_only_index_before_the_model_works_and_keeps_it_w
         &|_| {},
     );
     assert!(matches!(again[0].outcome, nanoindex::Outcome::Failed(_)));
+}
+
+/// A company profile: a page of prose, then a statement of operations that is only rows of
+/// figures under its year heads.
+fn profile_and_statement() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(72.0, 90.0, 16.0, true, "Business Overview");
+    let prose = [
+        "Northwind Traders designs kettles and toasters and sells them in twelve countries.",
+        "The company was founded in Oslo in 1998 and moved its head office to Bergen in 2015.",
+        "Its largest customer is Harbor Stores, which bought a fifth of all units last year.",
+        "Most products are made under contract in Poland and shipped by rail to Scandinavia.",
+    ];
+    for (i, line) in prose.iter().enumerate() {
+        page.text(72.0, 130.0 + 16.0 * i as f32, 10.0, false, line);
+    }
+    let page = pdf.page();
+    page.text(
+        72.0,
+        90.0,
+        16.0,
+        true,
+        "Consolidated Statements of Operations",
+    );
+    page.text(72.0, 112.0, 9.0, false, "(In millions of dollars)");
+    for (x, t) in [(400.0, "2024"), (480.0, "2023")] {
+        page.text(x, 132.0, 9.0, true, t);
+    }
+    let rows = [
+        ("Net sales", ["1,200", "1,100"]),
+        ("Cost of sales", ["(800)", "(760)"]),
+        ("Gross profit", ["400", "340"]),
+        ("Selling and administrative expenses", ["(150)", "(140)"]),
+        ("Operating income", ["250", "200"]),
+        ("Net earnings", ["190", "150"]),
+    ];
+    for (i, (label, cells)) in rows.iter().enumerate() {
+        let y = 152.0 + 14.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in [400.0, 480.0].iter().zip(cells) {
+            page.text(*x + 24.0 - 4.5 * c.len() as f32, y, 9.0, false, c);
+        }
+    }
+    pdf.to_bytes()
+}
+
+/// A model that reads a window as asked: for a request whose schema has `summary`, a JSON
+/// reply with a summary and every name of a fixed list found in the window; records the
+/// requests.
+struct WindowReader {
+    info: ModelInfo,
+    requests: Arc<Mutex<Vec<GenerateRequest>>>,
+}
+
+impl TextGenerator for WindowReader {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn generate(
+        &mut self,
+        request: &GenerateRequest,
+        _on_token: &mut dyn FnMut(&str) -> TokenControl,
+    ) -> nanoindex_llm::Result<Generation> {
+        self.requests.lock().unwrap().push(request.clone());
+        let prompt = &request.messages.last().unwrap().content;
+        let window = prompt.split("Text:\n").nth(1).unwrap_or("");
+        let entities: Vec<serde_json::Value> = [
+            ("Northwind Traders", "organization"),
+            ("Harbor Stores", "organization"),
+            ("Oslo", "location"),
+        ]
+        .iter()
+        .filter(|(name, _)| window.contains(name))
+        .map(|(name, kind)| serde_json::json!({"name": name, "type": kind}))
+        .collect();
+        let text = serde_json::json!({
+            "summary": "A maker of kitchen appliances, its history, main customer and factories.",
+            "entities": entities,
+            "relationships": [],
+        })
+        .to_string();
+        Ok(Generation {
+            text,
+            tokens: Vec::new(),
+            n_prompt_tokens: 100,
+            n_cached_prompt_tokens: 0,
+            n_completion_tokens: 30,
+            prefill_ms: 1.0,
+            decode_ms: 1.0,
+            stop_reason: StopReason::EndOfGeneration,
+        })
+    }
+}
+
+#[test]
+fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_paraphrased() {
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let model = WindowReader {
+        info: ModelInfo {
+            name: "reader".into(),
+            architecture: "test".into(),
+            context_length: 4096,
+            context_length_used: 4096,
+            vocab_size: 0,
+            backend: "test".into(),
+        },
+        requests: Arc::clone(&requests),
+    };
+    let engine = NanoIndex::with_generator(Config::default(), Box::new(model));
+    let doc = index_with(&engine, &profile_and_statement(), "northwind.pdf");
+    let overview = find(&doc.tree, "Business Overview");
+    let statement = find(&doc.tree, "Consolidated Statements of Operations");
+    assert!(
+        statement.text.as_deref().unwrap_or("").contains("1,200"),
+        "{statement:#?}"
+    );
+
+    // One request per window of prose, asking for the summary and the entities together;
+    // nothing else went to the model (no separate summary or entity requests).
+    let requests = requests.lock().unwrap();
+    let report = &doc.report;
+    assert_eq!(report.entities.windows, 1, "{report:#?}");
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    assert_eq!(report.llm_calls, 1);
+    let schema = requests[0].json_schema.as_ref().unwrap();
+    for field in ["summary", "entities", "relationships"] {
+        assert!(schema["properties"].get(field).is_some(), "{schema}");
+    }
+    // The instructions are the system message, the same for every window; the window's
+    // text comes after its label in the user message.
+    assert!(requests[0].messages[0].content.contains("relationships"));
+    assert!(requests[0].messages[1]
+        .content
+        .contains("Northwind Traders designs"));
+    // The statement's rows never reach the model: its summary says what the table is.
+    assert!(requests
+        .iter()
+        .all(|r| r.messages.iter().all(|m| !m.content.contains("1,200"))));
+    let table_summary = statement.summary.as_deref().unwrap_or("");
+    assert!(
+        table_summary.starts_with("Table of figures: Consolidated Statements of Operations")
+            && table_summary.contains("2024")
+            && table_summary.contains("Net sales"),
+        "{table_summary}"
+    );
+    assert_eq!(report.summaries.tables, 1, "{report:#?}");
+    // The window's summary is the overview's, and its entities are in the graph.
+    assert_eq!(
+        overview.summary.as_deref(),
+        Some("A maker of kitchen appliances, its history, main customer and factories.")
+    );
+    for name in ["Northwind Traders", "Harbor Stores", "Oslo"] {
+        let e = doc
+            .graph
+            .entities
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no {name} in {:#?}", doc.graph.entities));
+        assert!(e.source_node_ids.contains(&overview.node_id), "{e:?}");
+    }
+    // The document's own tokens are counted (estimated here: the test model cannot count).
+    let text: usize = doc
+        .tree
+        .iter_nodes()
+        .filter_map(|n| n.text.as_deref())
+        .map(nanoindex::core::estimate_tokens)
+        .sum();
+    assert_eq!(report.text_tokens, text as u64);
+}
+
+/// A model that reads windows as [`WindowReader`] does, with a summary naming the section,
+/// counts the requests it serves, and dies (as a killed process) at request `die_at`.
+struct Counted {
+    info: ModelInfo,
+    served: Arc<Mutex<usize>>,
+    die_at: Option<usize>,
+}
+
+impl TextGenerator for Counted {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn generate(
+        &mut self,
+        request: &GenerateRequest,
+        _on_token: &mut dyn FnMut(&str) -> TokenControl,
+    ) -> nanoindex_llm::Result<Generation> {
+        let mut served = self.served.lock().unwrap();
+        if self.die_at == Some(*served) {
+            panic!("the indexing process is killed during the model's work");
+        }
+        *served += 1;
+        let prompt = &request.messages.last().unwrap().content;
+        let title = prompt
+            .strip_prefix("Section: ")
+            .and_then(|p| p.lines().next())
+            .unwrap_or("the document");
+        let summary = format!("This part is about {title} and what it reports.");
+        let text = if request.json_schema.is_some() {
+            serde_json::json!({"summary": summary, "entities": [], "relationships": []}).to_string()
+        } else {
+            summary
+        };
+        Ok(Generation {
+            text,
+            tokens: Vec::new(),
+            n_prompt_tokens: 50,
+            n_cached_prompt_tokens: 0,
+            n_completion_tokens: 10,
+            prefill_ms: 1.0,
+            decode_ms: 1.0,
+            stop_reason: StopReason::EndOfGeneration,
+        })
+    }
+}
+
+fn counted_engine(served: &Arc<Mutex<usize>>, die_at: Option<usize>) -> NanoIndex {
+    let model = Counted {
+        info: ModelInfo {
+            name: "counted".into(),
+            architecture: "test".into(),
+            context_length: 4096,
+            context_length_used: 4096,
+            vocab_size: 0,
+            backend: "test".into(),
+        },
+        served: Arc::clone(served),
+        die_at,
+    };
+    NanoIndex::with_generator(
+        Config {
+            enrich: EnrichOptions {
+                batch_size: 1,
+                ..EnrichOptions::default()
+            },
+            ..Config::default()
+        },
+        Box::new(model),
+    )
+}
+
+fn summaries_of(tree: &DocumentTree) -> Vec<(String, Option<String>)> {
+    tree.iter_nodes()
+        .map(|n| (n.title.clone(), n.summary.clone()))
+        .collect()
+}
+
+#[test]
+fn a_killed_enrichment_resumes_at_the_first_request_its_checkpoint_does_not_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("northwind.pdf");
+    std::fs::write(&pdf, report()).unwrap();
+    let batch = |engine: &NanoIndex, out: &Path| {
+        let items = engine.index_batch(
+            std::slice::from_ref(&pdf),
+            out,
+            &nanoindex::BatchOptions::default(),
+            &|_| {},
+        );
+        items.into_iter().next().unwrap().outcome
+    };
+    // Uninterrupted, for comparison.
+    let whole = Arc::new(Mutex::new(0));
+    let Outcome::Indexed(done) = batch(&counted_engine(&whole, None), &dir.path().join("a")) else {
+        panic!("the uninterrupted run failed")
+    };
+    let total = *whole.lock().unwrap();
+    assert!(total >= 3, "{total} requests");
+
+    // Killed at its third request: the two replies before it are saved.
+    let out = dir.path().join("b");
+    let served = Arc::new(Mutex::new(0));
+    let killed = batch(&counted_engine(&served, Some(2)), &out);
+    assert!(matches!(killed, Outcome::Failed(_)), "{killed:?}");
+    let checkpoint = out.join(format!("northwind.{}", nanoindex::CHECKPOINT_SUFFIX));
+    let saved = std::fs::read_to_string(&checkpoint).unwrap();
+    assert_eq!(saved.lines().count(), 2, "{saved}");
+
+    // The same command again: only the requests not answered yet reach the model, and the
+    // result is the uninterrupted run's.
+    let resumed_served = Arc::new(Mutex::new(0));
+    let Outcome::Indexed(resumed) = batch(&counted_engine(&resumed_served, None), &out) else {
+        panic!("the resumed run failed")
+    };
+    assert_eq!(*resumed_served.lock().unwrap(), total - 2);
+    assert_eq!(resumed.document.report.llm_replayed, 2);
+    assert_eq!(resumed.document.report.llm_calls, total - 2);
+    assert_eq!(
+        summaries_of(&resumed.document.tree),
+        summaries_of(&done.document.tree)
+    );
+    assert!(!checkpoint.exists(), "the checkpoint outlived its document");
 }

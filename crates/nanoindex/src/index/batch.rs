@@ -5,7 +5,9 @@
 //! The manifest ([`MANIFEST_FILE`] in the output folder) maps each output document name to
 //! the SHA-256 of the PDF and a fingerprint of the indexing options; it is rewritten
 //! atomically after every finished document, so whatever finished before an interruption
-//! is skipped when the same command runs again.
+//! is skipped when the same command runs again. Within a document, the model's replies are
+//! saved as they come ([`CHECKPOINT_SUFFIX`], [`crate::enrich::Checkpoint`]), so the
+//! document interrupted resumes at the first request its checkpoint does not answer.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,12 @@ use nanoindex_core::{save_graph, save_tree, FORMAT_VERSION};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::enrich::Checkpoint;
 use crate::{doc_name, sha256_hex, IndexError, IndexedDocument, NanoIndex, Progress};
+
+/// Suffix of a document's checkpoint in the output folder (`<name>.checkpoint.jsonl`): the
+/// model's replies so far while the document is enriched, removed when it is written.
+pub const CHECKPOINT_SUFFIX: &str = "checkpoint.jsonl";
 
 /// Name of the manifest file in the output folder.
 pub const MANIFEST_FILE: &str = ".nanoindex-index.json";
@@ -444,9 +451,28 @@ impl NanoIndex {
             });
         }
         let mut progress = |p: &Progress| on_event(BatchEvent::Model { path, progress: p });
-        let document = self.enrich(tree, path, Some(&mut progress))?;
+        // The model's replies are saved as they come: a killed run resumes where it stopped.
+        let checkpoint_path = out_dir.join(format!("{name}.{CHECKPOINT_SUFFIX}"));
+        let mut checkpoint = match self.model()? {
+            Some(_) => {
+                Some(
+                    Checkpoint::open(&checkpoint_path).map_err(|source| IndexError::Io {
+                        path: checkpoint_path.clone(),
+                        source,
+                    })?,
+                )
+            }
+            None => None,
+        };
+        let document = self.enrich(tree, path, Some(&mut progress), checkpoint.as_mut())?;
         save_tree(&document.tree, &tree_path)?;
         save_graph(&document.graph, &graph_path)?;
+        if let Some(checkpoint) = checkpoint {
+            checkpoint.remove().map_err(|source| IndexError::Io {
+                path: checkpoint_path,
+                source,
+            })?;
+        }
         Ok((
             WrittenDocument {
                 tree_path,

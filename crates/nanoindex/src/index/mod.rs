@@ -51,19 +51,23 @@ impl NanoIndex {
     /// As [`NanoIndex::index`], without the I/O error.
     pub fn index_bytes(&self, bytes: &[u8], path: &Path) -> Result<IndexedDocument, IndexError> {
         let tree = self.structure(bytes, path)?;
-        self.enrich(tree, path, None)
+        self.enrich(tree, path, None, None)
     }
 
     /// Runs the model-dependent part of indexing on a structure-only `tree`
     /// ([`NanoIndex::structure`]); `progress` hears about every batch of model requests.
+    /// With a `checkpoint`, the model's replies are saved as they come and replies an
+    /// earlier, interrupted run saved are used instead of asking again
+    /// ([`enrich::Checkpoint`]).
     ///
     /// # Errors
     /// [`IndexError::Model`] when the model cannot be loaded or fails.
-    pub fn enrich(
+    pub fn enrich<'p>(
         &self,
         mut tree: DocumentTree,
         path: &Path,
-        progress: Option<&mut dyn FnMut(&Progress)>,
+        progress: Option<&'p mut dyn FnMut(&Progress)>,
+        checkpoint: Option<&'p mut enrich::Checkpoint>,
     ) -> Result<IndexedDocument, IndexError> {
         let model_error = |source: llm::LlmError| IndexError::Model {
             path: path.to_path_buf(),
@@ -77,10 +81,11 @@ impl NanoIndex {
                     Some(guard.as_mut()),
                     &self.config.enrich,
                     progress,
+                    checkpoint,
                 )
                 .map_err(model_error)?
             }
-            None => enrich::enrich(&mut tree, None, &self.config.enrich, progress)
+            None => enrich::enrich(&mut tree, None, &self.config.enrich, progress, None)
                 .map_err(model_error)?,
         };
         Ok(IndexedDocument {
@@ -98,7 +103,7 @@ impl NanoIndex {
         tree: &mut DocumentTree,
         path: &Path,
     ) -> Result<DocumentGraph, IndexError> {
-        enrich::enrich(tree, None, &self.config.enrich, None)
+        enrich::enrich(tree, None, &self.config.enrich, None, None)
             .map(|(graph, _)| graph)
             .map_err(|e| IndexError::Model {
                 path: path.to_path_buf(),

@@ -1,23 +1,15 @@
 //! Entities and relationships found by the model, on top of the rule-based graph.
 //!
-//! Every node's own text is read in windows of about [`WINDOW_TOKENS`] tokens (all of it,
-//! not a prefix). For each window the model fills a JSON Schema whose type fields are
-//! enums of the domain's (and the user's) entity and relationship types. An entity is kept
-//! only when its name occurs in the window (case and spacing aside) — the name stored is
-//! the document's own spelling — and a relationship only when both ends are kept entities
-//! of that window. Kept items are merged into the graph by normalised name
-//! (`nanoindex_graph::entities::merge_into`).
+//! The model reads every window of a node's prose once (module `read`) and fills a JSON
+//! Schema whose type fields are enums of the domain's (and the user's) entity and
+//! relationship types. An entity is kept only when its name occurs in the window (case and
+//! spacing aside) — the name stored is the document's own spelling — and a relationship only
+//! when both ends are kept entities of that window. Kept items are merged into the graph by
+//! normalised name (`nanoindex_graph::entities::merge_into`).
 
-use nanoindex_core::{
-    estimate_tokens, DocumentGraph, Entity, EntityType, RelationType, Relationship, TreeNode,
-};
-use nanoindex_llm::{GenerateRequest, LlmError};
+use nanoindex_core::{DocumentGraph, Entity, EntityType, RelationType, Relationship};
 
-use super::{prompts, Calls};
-use crate::text::{boundaries, head, pack};
-
-/// Estimated tokens of text per extraction window.
-pub const WINDOW_TOKENS: usize = 350;
+use super::read::{Reading, Window};
 
 /// What model extraction did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -38,66 +30,24 @@ pub struct EntityStats {
     pub new_relationships: usize,
 }
 
-struct Window {
-    node: usize,
-    text: String,
-}
-
-/// Extracts entities and relationships of the given types from every node with at least
-/// `min_tokens` of own text and merges them into `graph`.
-///
-/// # Errors
-///
-/// Model failures only.
-pub(crate) fn extract(
-    nodes: &[&TreeNode],
+/// Checks the entities and relationships the model read in each window against the window's
+/// text and the asked types, and merges the kept ones into `graph`, each pointing at its
+/// window's node.
+pub(crate) fn merge(
+    windows: &[Window],
+    readings: &[Reading],
     graph: &mut DocumentGraph,
-    calls: &mut Calls<'_, '_>,
     entity_types: &[EntityType],
     relation_types: &[RelationType],
-    focus: &str,
-    min_tokens: usize,
-) -> Result<EntityStats, LlmError> {
-    let mut stats = EntityStats::default();
-    let mut windows = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        let Some(text) = node.text.as_deref() else {
-            continue;
-        };
-        if estimate_tokens(text) < min_tokens {
-            continue;
-        }
-        let bounds = boundaries(text, WINDOW_TOKENS);
-        for range in pack(text, 0..text.len(), &bounds, WINDOW_TOKENS) {
-            // A single line over the window size is cut: the model sees a bounded prompt.
-            windows.push(Window {
-                node: i,
-                text: head(&text[range], 2 * WINDOW_TOKENS).to_string(),
-            });
-        }
-    }
-    stats.windows = windows.len();
-    let entity_names: Vec<&str> = entity_types.iter().map(EntityType::as_str).collect();
-    let relation_names: Vec<&str> = relation_types.iter().map(RelationType::as_str).collect();
-    let requests: Vec<GenerateRequest> = windows
-        .iter()
-        .map(|w| {
-            prompts::entities(
-                focus,
-                &nodes[w.node].title,
-                &w.text,
-                &entity_names,
-                &relation_names,
-            )
-        })
-        .collect();
-    let replies = calls.batch(&requests)?;
+) -> EntityStats {
+    let mut stats = EntityStats {
+        windows: windows.len(),
+        ..EntityStats::default()
+    };
     let mut entities = Vec::new();
     let mut relationships = Vec::new();
-    for (window, reply) in windows.iter().zip(replies) {
-        let node = nodes[window.node];
-        let value: serde_json::Value =
-            serde_json::from_str(&reply.text).unwrap_or(serde_json::Value::Null);
+    for (window, reading) in windows.iter().zip(readings) {
+        let value = &reading.entities;
         let mut kept: Vec<(String, String)> = Vec::new();
         for e in value
             .get("entities")
@@ -117,8 +67,8 @@ pub(crate) fn extract(
                     entities.push(Entity {
                         name: found.clone(),
                         entity_type: known.clone(),
-                        description: format!("named in \"{}\" (found by the model)", node.title),
-                        source_node_ids: vec![node.node_id.clone()],
+                        description: format!("named in \"{}\" (found by the model)", window.title),
+                        source_node_ids: vec![window.node_id.clone()],
                     });
                     kept.push((found.to_lowercase(), found));
                 }
@@ -146,8 +96,8 @@ pub(crate) fn extract(
                         target,
                         relation_type: Some(relation.clone()),
                         keywords: relation.as_str().replace('_', " "),
-                        description: format!("stated in \"{}\" (found by the model)", node.title),
-                        source_node_ids: vec![node.node_id.clone()],
+                        description: format!("stated in \"{}\" (found by the model)", window.title),
+                        source_node_ids: vec![window.node_id.clone()],
                     });
                 }
                 _ => stats.rejected_relationships += 1,
@@ -158,7 +108,7 @@ pub(crate) fn extract(
         nanoindex_graph::entities::merge_into(graph, entities, relationships);
     stats.new_entities = new_entities;
     stats.new_relationships = new_relationships;
-    Ok(stats)
+    stats
 }
 
 const TRAILING: &[char] = &[',', '.', ';', ':', ')', '"', '\''];

@@ -3,19 +3,25 @@
 //! 1. the split cascade for leaves still over the size limit (module `split`; tier (a), headings
 //!    inside the text, already ran in `nanoindex-tree`);
 //! 2. the graph: cross-references and rule-based entities (`nanoindex-graph`, always);
-//! 3. node summaries and the document description (module `summary`);
-//! 4. entities and relationships found by the model (module `entities`), with the domain's types
-//!    ([`domain`]) and the user's custom ones.
+//! 3. one reading of every window of prose (module `read`): the model returns the window's
+//!    summary and its entities and relationships together, under one JSON Schema;
+//! 4. node summaries from the windows' summaries, parents from their children's, tables of
+//!    figures from their title and head (module `summary`), and the document description;
+//! 5. the entities and relationships the model read, checked against their window and merged
+//!    into the graph (module `entities`), with the domain's types ([`domain`]) and the user's
+//!    custom ones.
 //!
-//! Steps 3 and 4 (and tiers b and c of step 1) need a model; without one the result is the
+//! Steps 3 to 5 (and tiers b and c of step 1) need a model; without one the result is the
 //! structure, paragraph splits and the rule-based graph, with zero model calls. Model
 //! requests of a stage are sent together (tier (b) asks one leaf at a time) through
 //! [`nanoindex_llm::TextGenerator::generate_batch`] (several sequences per batch on
 //! llama.cpp).
 
+mod checkpoint;
 pub mod domain;
 mod entities;
 mod prompts;
+mod read;
 mod split;
 mod summary;
 
@@ -24,7 +30,9 @@ use std::time::Instant;
 use nanoindex_core::{assign_node_ids, DocumentGraph, DocumentTree};
 use nanoindex_llm::{GenerateRequest, Generation, LlmError, TextGenerator, TokenControl};
 
+pub use checkpoint::Checkpoint;
 pub use entities::EntityStats;
+pub use read::WINDOW_TOKENS;
 pub use split::SplitStats;
 pub use summary::{SummaryStats, MIN_SUMMARY_TOKENS};
 
@@ -76,11 +84,14 @@ pub enum Stage {
     Split,
     /// The rule-based graph.
     Graph,
+    /// The one reading of every window of prose (summaries and entities together).
+    Read,
     /// Node summaries.
     Summaries,
     /// The document description.
     Description,
-    /// Entities found by the model.
+    /// Entities found by the model, checked and merged into the graph (no model requests:
+    /// they were read in [`Stage::Read`]).
     Entities,
 }
 
@@ -90,6 +101,7 @@ impl Stage {
         match self {
             Stage::Split => "split",
             Stage::Graph => "graph",
+            Stage::Read => "read",
             Stage::Summaries => "summaries",
             Stage::Description => "description",
             Stage::Entities => "entities",
@@ -130,8 +142,18 @@ pub struct EnrichReport {
     pub llm_calls: usize,
     /// Requests whose prompt did not fit the model's context (their step fell back).
     pub llm_skipped: usize,
+    /// Requests answered from the checkpoint of an earlier, interrupted run (not sent to the
+    /// model, not counted in `llm_calls` or the token counts).
+    pub llm_replayed: usize,
+    /// What went wrong without stopping enrichment (a checkpoint that cannot be written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Prompt tokens evaluated (cached prefixes excluded).
     pub prompt_tokens: u64,
+    /// Tokens of the document's own text (every node's text), in the model's vocabulary
+    /// (estimated at four characters a token when the backend cannot count): the measure
+    /// `prompt_tokens` is compared with. 0 without a model.
+    pub text_tokens: u64,
     /// Tokens generated.
     pub completion_tokens: u64,
     /// Wall time per stage, in milliseconds, in order.
@@ -148,6 +170,10 @@ pub(crate) struct Calls<'a, 'p> {
     model_ms: f64,
     /// Requests that did not fit the model's context (answered as empty).
     skipped: usize,
+    /// Requests answered from the checkpoint (an earlier, interrupted run).
+    replayed: usize,
+    warnings: Vec<String>,
+    checkpoint: Option<&'p mut Checkpoint>,
     stage: Stage,
     done: usize,
     total: usize,
@@ -164,6 +190,9 @@ impl<'a, 'p> Calls<'a, 'p> {
             completion_tokens: 0,
             model_ms: 0.0,
             skipped: 0,
+            replayed: 0,
+            warnings: Vec::new(),
+            checkpoint: None,
             stage: Stage::Split,
             done: 0,
             total: 0,
@@ -185,55 +214,107 @@ impl<'a, 'p> Calls<'a, 'p> {
             .expect("one reply per request"))
     }
 
-    /// Several requests, `batch_size` at a time; replies in request order.
+    /// Several requests, `batch_size` at a time; replies in request order. Requests the
+    /// checkpoint holds a reply to are answered from it; the model's replies are saved to
+    /// it after each batch.
     pub(crate) fn batch(
         &mut self,
         requests: &[GenerateRequest],
     ) -> Result<Vec<Generation>, LlmError> {
         self.total += requests.len();
         let mut out = Vec::with_capacity(requests.len());
+        let model = self.llm.info().name.clone();
         for chunk in requests.chunks(self.batch_size) {
-            let started = Instant::now();
-            let attempt = if chunk.len() == 1 {
-                // One request: `generate` reuses the previous prompt's cached prefix.
-                self.llm
-                    .generate(&chunk[0], &mut |_| TokenControl::Continue)
-                    .map(|r| vec![r])
-            } else {
-                self.llm.generate_batch(chunk)
+            let keys: Vec<String> = match &self.checkpoint {
+                Some(_) => chunk.iter().map(|r| Checkpoint::key(&model, r)).collect(),
+                None => Vec::new(),
             };
-            let replies = match attempt {
-                Ok(replies) => replies,
-                // A prompt that does not fit the context: the others of the chunk still
-                // run, one by one, and that one gets an empty (unusable) reply.
-                Err(LlmError::InvalidRequest(_)) => {
-                    let mut replies = Vec::with_capacity(chunk.len());
-                    for request in chunk {
-                        match self.llm.generate(request, &mut |_| TokenControl::Continue) {
-                            Ok(r) => replies.push(r),
-                            Err(LlmError::InvalidRequest(_)) => {
-                                self.skipped += 1;
-                                replies.push(empty_generation());
-                            }
-                            Err(e) => return Err(e),
-                        }
-                    }
-                    replies
+            let mut replies: Vec<Option<Generation>> = keys
+                .iter()
+                .map(|k| {
+                    let saved = self.checkpoint.as_ref()?.get(k)?;
+                    Some(Generation {
+                        text: saved.to_string(),
+                        ..empty_generation()
+                    })
+                })
+                .chain(std::iter::repeat_with(|| None))
+                .take(chunk.len())
+                .collect();
+            let todo: Vec<usize> = (0..chunk.len()).filter(|&i| replies[i].is_none()).collect();
+            self.replayed += chunk.len() - todo.len();
+            if !todo.is_empty() {
+                let asked: Vec<GenerateRequest> = todo.iter().map(|&i| chunk[i].clone()).collect();
+                let started = Instant::now();
+                let answered = self.run(&asked)?;
+                self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
+                for r in &answered {
+                    self.calls += 1;
+                    self.prompt_tokens +=
+                        u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
+                    self.completion_tokens += u64::from(r.n_completion_tokens);
                 }
-                Err(e) => return Err(e),
-            };
-            self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
-            for r in &replies {
-                self.calls += 1;
-                self.prompt_tokens +=
-                    u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
-                self.completion_tokens += u64::from(r.n_completion_tokens);
+                if let Some(checkpoint) = self.checkpoint.as_deref_mut() {
+                    let saved: Vec<(String, String)> = todo
+                        .iter()
+                        .zip(&answered)
+                        .map(|(&i, r)| (keys[i].clone(), r.text.clone()))
+                        .collect();
+                    if let Err(e) = checkpoint.save(&saved) {
+                        // The work is not lost, only the chance to resume it.
+                        self.warnings.push(format!(
+                            "cannot save the model's replies to `{}` ({e}); an interrupted \
+                             run will not resume from them",
+                            checkpoint.path().display()
+                        ));
+                        self.checkpoint = None;
+                    }
+                }
+                for (i, r) in todo.into_iter().zip(answered) {
+                    replies[i] = Some(r);
+                }
             }
-            self.done += replies.len();
-            out.extend(replies);
+            self.done += chunk.len();
+            out.extend(
+                replies
+                    .into_iter()
+                    .map(|r| r.expect("every request answered")),
+            );
             self.report();
         }
         Ok(out)
+    }
+
+    /// One batch of requests on the model.
+    fn run(&mut self, chunk: &[GenerateRequest]) -> Result<Vec<Generation>, LlmError> {
+        let attempt = if chunk.len() == 1 {
+            // One request: `generate` reuses the previous prompt's cached prefix.
+            self.llm
+                .generate(&chunk[0], &mut |_| TokenControl::Continue)
+                .map(|r| vec![r])
+        } else {
+            self.llm.generate_batch(chunk)
+        };
+        match attempt {
+            Ok(replies) => Ok(replies),
+            // A prompt that does not fit the context: the others of the chunk still run, one
+            // by one, and that one gets an empty (unusable) reply.
+            Err(LlmError::InvalidRequest(_)) => {
+                let mut replies = Vec::with_capacity(chunk.len());
+                for request in chunk {
+                    match self.llm.generate(request, &mut |_| TokenControl::Continue) {
+                        Ok(r) => replies.push(r),
+                        Err(LlmError::InvalidRequest(_)) => {
+                            self.skipped += 1;
+                            replies.push(empty_generation());
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(replies)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn report(&mut self) {
@@ -283,22 +364,26 @@ fn empty_generation() -> Generation {
 
 /// Enriches `tree` (structure-only, as `nanoindex-tree` built it) and returns its graph.
 /// With `llm` `None`, only the model-free steps run (paragraph splits and the rule-based
-/// graph). `progress` hears about every finished batch of model requests.
+/// graph). `progress` hears about every finished batch of model requests. With a
+/// `checkpoint`, requests it holds replies to are answered from it and the model's replies
+/// are saved to it as they come ([`Checkpoint`]).
 ///
 /// # Errors
 ///
 /// Model failures ([`LlmError`]); replies that cannot be used are not errors (they are
 /// counted in the report and the step falls back).
-pub fn enrich(
+pub fn enrich<'p>(
     tree: &mut DocumentTree,
     llm: Option<&mut dyn TextGenerator>,
     options: &EnrichOptions,
-    progress: Option<&mut dyn FnMut(&Progress)>,
+    progress: Option<&'p mut dyn FnMut(&Progress)>,
+    checkpoint: Option<&'p mut Checkpoint>,
 ) -> Result<(DocumentGraph, EnrichReport), LlmError> {
     let mut report = EnrichReport::default();
     let mut calls = llm.map(|llm| {
         let mut c = Calls::new(llm, options.batch_size);
         c.progress = progress;
+        c.checkpoint = checkpoint;
         c
     });
     let timed = |stage: Stage, started: Instant, report: &mut EnrichReport| {
@@ -330,11 +415,57 @@ pub fn enrich(
     let domain_name = chosen.name().to_string();
     report.domain = domain_name.clone();
     if let Some(calls) = calls.as_mut() {
+        report.text_tokens = tree
+            .iter_nodes()
+            .filter_map(|n| n.text.as_deref())
+            .map(|t| {
+                calls
+                    .llm
+                    .count_tokens(t)
+                    .unwrap_or_else(|| nanoindex_core::estimate_tokens(t)) as u64
+            })
+            .sum();
+        // Each window of prose is read once, for its summary and its entities together.
+        let rows = tree.figure_row_keys();
+        let preset = chosen.preset();
+        let (entity_types, relation_types) =
+            domain::types_for(preset, &options.entity_types, &options.relation_types);
+        let entity_names: Vec<&str> = entity_types.iter().map(|t| t.as_str()).collect();
+        let relation_names: Vec<&str> = relation_types.iter().map(|t| t.as_str()).collect();
+        let asked = read::Asked {
+            summaries: options.summaries,
+            entities: options.llm_entities.then_some(read::EntityAsk {
+                focus: preset.focus,
+                entity_types: &entity_names,
+                relation_types: &relation_names,
+            }),
+        };
+        let window_tokens = if options.llm_entities {
+            read::WINDOW_TOKENS.min(options.prompt_budget)
+        } else {
+            options.prompt_budget
+        };
+        let (windows, readings) = if options.summaries || options.llm_entities {
+            let started = Instant::now();
+            calls.start_stage(Stage::Read);
+            let windows = read::windows(&tree.structure, &rows, window_tokens, MIN_SUMMARY_TOKENS);
+            let readings = read::read(calls, &windows, &asked)?;
+            timed(Stage::Read, started, &mut report);
+            (windows, readings)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         if options.summaries {
             let started = Instant::now();
             calls.start_stage(Stage::Summaries);
-            report.summaries =
-                summary::summarize(&mut tree.structure, calls, options.prompt_budget)?;
+            report.summaries = summary::summarize(
+                &mut tree.structure,
+                calls,
+                &windows,
+                &readings,
+                &rows,
+                options.prompt_budget,
+            )?;
             timed(Stage::Summaries, started, &mut report);
         }
         if options.doc_description {
@@ -351,24 +482,19 @@ pub fn enrich(
         }
         if options.llm_entities {
             let started = Instant::now();
-            calls.start_stage(Stage::Entities);
-            let preset = chosen.preset();
-            let (entity_types, relation_types) =
-                domain::types_for(preset, &options.entity_types, &options.relation_types);
-            let nodes: Vec<&nanoindex_core::TreeNode> = tree.iter_nodes().collect();
-            report.entities = entities::extract(
-                &nodes,
+            report.entities = entities::merge(
+                &windows,
+                &readings,
                 &mut graph,
-                calls,
                 &entity_types,
                 &relation_types,
-                preset.focus,
-                MIN_SUMMARY_TOKENS,
-            )?;
+            );
             timed(Stage::Entities, started, &mut report);
         }
         report.llm_calls = calls.calls;
         report.llm_skipped = calls.skipped;
+        report.llm_replayed = calls.replayed;
+        report.warnings = std::mem::take(&mut calls.warnings);
         report.prompt_tokens = calls.prompt_tokens;
         report.completion_tokens = calls.completion_tokens;
     }

@@ -1,6 +1,6 @@
 //! Every prompt and JSON schema of indexing, in one place: summaries (of a node's text, of
-//! its parts combined, of a parent from its children), the document description, model
-//! entities and relationships, and the split cascade's boundaries and propositions. Document
+//! its parts combined, of a parent from its children), the document description, the one
+//! reading of a window for its summary, entities and relationships, and the split cascade's boundaries and propositions. Document
 //! text only ever enters after a `Section:`/`Text:` label, as data, and every structured
 //! reply is constrained by a JSON Schema.
 
@@ -71,60 +71,89 @@ pub(super) fn description(doc_name: &str, opening: &str, outline: &str) -> Gener
         .with_stop(["\n\n"])
 }
 
-/// The entities and relationships of one window of a section's text: names of at most 80
-/// characters, types from the enums `entity_types` and `relation_types`, at most 12 entities
-/// and 8 relationships. `focus` says what the document is ("a company's annual report").
-pub(super) fn entities(
+/// Most characters of a summary written inside a JSON reply ([`read`]).
+const SUMMARY_MAX_CHARS: u32 = 400;
+
+/// The one request that reads a window of a section's prose: its entities and relationships
+/// (names of at most 80 characters, types from the enums `entity_types` and
+/// `relation_types`, at most 12 entities and 8 relationships) and, with `summary`, a summary
+/// of one or two sentences first, all under one JSON Schema. `focus` says what the document
+/// is ("a company's annual report").
+///
+/// Everything but the section's title and text is in the system message, which is therefore
+/// the same for every window of a document: the prompt prefix the backend evaluates once.
+pub(super) fn read(
     focus: &str,
     title: &str,
     text: &str,
     entity_types: &[&str],
     relation_types: &[&str],
+    summary: bool,
 ) -> GenerateRequest {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "entities": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string", "maxLength": 80},
-                        "type": {"type": "string", "enum": entity_types}
-                    },
-                    "required": ["name", "type"]
+    let mut properties = serde_json::Map::new();
+    let mut required = Vec::new();
+    if summary {
+        properties.insert(
+            "summary".into(),
+            json!({"type": "string", "minLength": 20, "maxLength": SUMMARY_MAX_CHARS}),
+        );
+        required.push("summary");
+    }
+    properties.insert(
+        "entities".into(),
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "maxLength": 80},
+                    "type": {"type": "string", "enum": entity_types}
                 },
-                "minItems": 1,
-                "maxItems": 12
+                "required": ["name", "type"]
             },
-            "relationships": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "source": {"type": "string", "maxLength": 80},
-                        "relation": {"type": "string", "enum": relation_types},
-                        "target": {"type": "string", "maxLength": 80}
-                    },
-                    "required": ["source", "relation", "target"]
-                },
-                "maxItems": 8
-            }
-        },
-        "required": ["entities", "relationships"]
-    });
-    let system = format!(
-        "You extract entities and relationships from {focus}. Names are copied exactly as \
-         the text writes them. Reply with JSON only."
+            "minItems": 1,
+            "maxItems": 12
+        }),
     );
-    let user = format!(
-        "Section: {title}\n\nText:\n{text}\n\nList the entities named in the text (types: {}) \
-         and the relationships between them (types: {}).",
+    properties.insert(
+        "relationships".into(),
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "source": {"type": "string", "maxLength": 80},
+                    "relation": {"type": "string", "enum": relation_types},
+                    "target": {"type": "string", "maxLength": 80}
+                },
+                "required": ["source", "relation", "target"]
+            },
+            "maxItems": 8
+        }),
+    );
+    required.extend(["entities", "relationships"]);
+    let schema = json!({"type": "object", "properties": properties, "required": required});
+    let summary_rule = if summary {
+        "`summary`: one or two sentences in your own words naming the section's main facts \
+         and figures; never copy a sentence of the text. "
+    } else {
+        ""
+    };
+    let system = format!(
+        "You index sections of {focus} for search. You are given one section's title and \
+         text; reply with JSON only. {summary_rule}`entities`: the entities the text names, \
+         each name copied exactly as the text writes it, with its type ({}). \
+         `relationships`: how those entities are related ({}).",
         entity_types.join(", "),
         relation_types.join(", ")
     );
-    GenerateRequest::chat(&system, &user)
-        .with_max_tokens(320)
+    let max_tokens = if summary {
+        320 + SUMMARY_MAX_TOKENS
+    } else {
+        320
+    };
+    GenerateRequest::chat(&system, &format!("Section: {title}\n\nText:\n{text}"))
+        .with_max_tokens(max_tokens)
         .with_json_schema(schema)
 }
 

@@ -1,24 +1,33 @@
 //! Node summaries and the document description.
 //!
-//! Every node whose own text is at least [`MIN_SUMMARY_TOKENS`] gets a summary of that text;
-//! text over the per-call budget is summarised in parts (cut at paragraphs and sentences)
-//! and the part summaries are then combined. A node with children is summarised from its
-//! own text's summary and its children's titles and summaries, deepest nodes first. All
-//! requests of one stage go to the model together, several sequences per batch.
+//! Every node whose prose (its own text less table rows, module `read`) is at least
+//! [`MIN_SUMMARY_TOKENS`] gets a summary of it: the summaries the model wrote when it read
+//! the prose's windows, combined into one when there are several. A node whose text is a
+//! table of figures and little else is not paraphrased: its summary says what the table is,
+//! from its title and column heads (no model). A node with children is summarised from its
+//! own summary and its children's titles and summaries, deepest nodes first. All requests
+//! of one stage go to the model together, several sequences per batch.
 //!
 //! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
 //! over and over) and not a copy of the text's first sentence. A rejected summary is asked
-//! for once more with a stricter instruction, then left out.
+//! for once more with the plain summary prompt and a stricter instruction, then left out.
 
+use std::collections::{HashMap, HashSet};
+
+use nanoindex_core::tree::row_key;
 use nanoindex_core::{estimate_tokens, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
+use super::read::{prose, Reading, Window};
 use super::{node_at, prompts, Calls};
-use crate::text::{boundaries, head, pack, paragraphs, sentences, Cuts};
+use crate::text::{head, paragraphs, sentences, Cuts};
 
-/// Nodes with less own text than this (estimated tokens) get no summary of their own text;
+/// Nodes with less prose than this (estimated tokens) get no summary of their own text;
 /// a parent still gets one from its children.
 pub const MIN_SUMMARY_TOKENS: usize = 40;
+
+/// Fewest figure rows that make a node without enough prose a table of figures.
+const MIN_TABLE_ROWS: usize = 3;
 
 /// What summarisation did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -27,6 +36,8 @@ pub struct SummaryStats {
     pub summarised: usize,
     /// Nodes whose text was summarised in more than one part.
     pub in_parts: usize,
+    /// Nodes of table rows described from their table's title and column heads (no model).
+    pub tables: usize,
     /// Replies rejected (empty, degenerate, or a copy of the first sentence).
     pub rejected: usize,
     /// Nodes left without a summary after the retry.
@@ -38,12 +49,17 @@ struct Target {
     path: Vec<usize>,
     depth: usize,
     title: String,
+    /// The node's prose (own text less figure rows).
     own_text: String,
     has_children: bool,
+    /// For a node of table rows with too little prose: what the table is.
+    table: Option<String>,
 }
 
-/// Writes `summary` on every node of `structure` that is large enough. `budget` is the
-/// most estimated tokens of source text per request.
+/// Writes `summary` on every node of `structure` that is large enough, from the readings of
+/// its prose's `windows` (one [`Reading`] per window, in order; a summary missing or not
+/// usable is asked for now, alone). `rows` are the tree's figure rows ([`row_key`]s).
+/// `budget` is the most estimated tokens of source text per request.
 ///
 /// # Errors
 ///
@@ -51,33 +67,61 @@ struct Target {
 pub(crate) fn summarize(
     structure: &mut [TreeNode],
     calls: &mut Calls<'_, '_>,
+    windows: &[Window],
+    readings: &[Reading],
+    rows: &HashSet<String>,
     budget: usize,
 ) -> Result<SummaryStats, LlmError> {
     let mut stats = SummaryStats::default();
     let mut targets = Vec::new();
-    collect(structure, &mut Vec::new(), &mut targets);
+    collect(structure, rows, &mut Vec::new(), &mut targets);
+    let index: HashMap<&[usize], usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(t, target)| (target.path.as_slice(), t))
+        .collect();
 
-    // Stage 1: every part of every node's own text.
-    let mut part_owner: Vec<usize> = Vec::new();
-    let mut part_requests = Vec::new();
-    let mut part_texts = Vec::new();
-    for (t, target) in targets.iter().enumerate() {
-        if estimate_tokens(&target.own_text) < MIN_SUMMARY_TOKENS {
-            continue;
-        }
-        for range in parts(&target.own_text, budget) {
-            let text = &target.own_text[range];
-            part_requests.push(prompts::summary(&target.title, text, false));
-            part_texts.push(text.to_string());
-            part_owner.push(t);
+    // Stage 1: the summary of every window, read with its entities; a window whose summary
+    // is missing or not usable is asked for it alone.
+    let mut window_summary: Vec<Option<String>> = Vec::with_capacity(windows.len());
+    let mut retry = Vec::new();
+    let mut retry_at = Vec::new();
+    for (w, (window, reading)) in windows.iter().zip(readings).enumerate() {
+        let text = reading.summary.as_deref().map(clean).unwrap_or_default();
+        if usable(&text, &window.text) {
+            window_summary.push(Some(text));
+        } else {
+            if reading.summary.is_some() {
+                stats.rejected += 1;
+            }
+            window_summary.push(None);
+            retry.push(prompts::summary_retry(&prompts::summary(
+                &window.title,
+                &window.text,
+                false,
+            )));
+            retry_at.push(w);
         }
     }
-    let part_summaries = checked(calls, &part_requests, &part_texts, &mut stats)?;
+    for (w, reply) in retry_at.into_iter().zip(calls.batch(&retry)?) {
+        let text = clean(&reply.text);
+        if usable(&text, &windows[w].text) {
+            window_summary[w] = Some(text);
+        } else {
+            stats.rejected += 1;
+        }
+    }
     let mut own_summary: Vec<Option<String>> = vec![None; targets.len()];
     let mut pieces: Vec<Vec<String>> = vec![Vec::new(); targets.len()];
-    for (owner, summary) in part_owner.iter().zip(part_summaries) {
-        if let Some(s) = summary {
-            pieces[*owner].push(s);
+    for (window, summary) in windows.iter().zip(window_summary) {
+        if let (Some(&t), Some(s)) = (index.get(window.path.as_slice()), summary) {
+            pieces[t].push(s);
+        }
+    }
+    for (t, target) in targets.iter().enumerate() {
+        if let Some(table) = &target.table {
+            stats.tables += 1;
+            own_summary[t] = Some(table.clone());
         }
     }
     // Stage 2: combine the parts of long texts.
@@ -190,33 +234,84 @@ pub(crate) fn describe(
     Ok((!text.is_empty() && !crate::text::is_repetitive(&text)).then_some(text))
 }
 
-fn collect(nodes: &[TreeNode], path: &mut Vec<usize>, out: &mut Vec<Target>) {
+fn collect(
+    nodes: &[TreeNode],
+    rows: &HashSet<String>,
+    path: &mut Vec<usize>,
+    out: &mut Vec<Target>,
+) {
     for (i, node) in nodes.iter().enumerate() {
         path.push(i);
+        let (own_text, left_out) = prose(node.text.as_deref().unwrap_or(""), rows);
+        let table = (left_out >= MIN_TABLE_ROWS && estimate_tokens(&own_text) < MIN_SUMMARY_TOKENS)
+            .then(|| table_summary(node, rows));
         out.push(Target {
             path: path.clone(),
             depth: path.len(),
             title: node.title.clone(),
-            own_text: node.text.clone().unwrap_or_default(),
+            own_text,
             has_children: !node.nodes.is_empty(),
+            table,
         });
-        collect(&node.nodes, path, out);
+        collect(&node.nodes, rows, path, out);
         path.pop();
     }
 }
 
-/// Parts of `text` of at most `budget` estimated tokens, cut at paragraphs, sentences and
-/// lines.
-fn parts(text: &str, budget: usize) -> Vec<std::ops::Range<usize>> {
-    let bounds = boundaries(text, budget);
-    pack(text, 0..text.len(), &bounds, budget)
-        .into_iter()
-        .map(|r| {
-            // A stretch with no boundary inside can still be over the budget: keep its head.
-            let keep = head(&text[r.clone()], budget).len();
-            r.start..r.start + keep
-        })
-        .collect()
+/// What a node of table rows holds, from its first table's title and column heads and its
+/// first row labels (the node's own title and row lines when the tree kept no table on it):
+/// `Table of figures: Revenue by segment. Columns: 2024, 2023. Rows: Cloud, Devices, …`.
+fn table_summary(node: &TreeNode, rows: &HashSet<String>) -> String {
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let table = node.tables.iter().find(|t| !t.cells.is_empty());
+    let title = table
+        .map(|t| squash(&t.title))
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| squash(&node.title));
+    let mut out = format!("Table of figures: {}.", title.trim_end_matches('.'));
+    if let Some(table) = table {
+        let heads: Vec<String> = table
+            .headers
+            .iter()
+            .skip(1)
+            .map(|h| squash(h))
+            .filter(|h| !h.is_empty())
+            .collect();
+        if !heads.is_empty() {
+            out.push_str(&format!(" Columns: {}.", heads.join(", ")));
+        }
+    }
+    // Row labels: a row's first cell, or the text of its line before the first figure.
+    let labels: Vec<String> = match table {
+        Some(t) => t
+            .cells
+            .iter()
+            .filter_map(|r| r.first())
+            .map(|c| squash(&c.text))
+            .collect(),
+        None => node
+            .text
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .filter(|l| rows.contains(&row_key(l)))
+            .map(|l| {
+                let end = l.find(|c: char| c.is_ascii_digit() || c == '$' || c == '(');
+                squash(&l[..end.unwrap_or(l.len())])
+            })
+            .collect(),
+    };
+    let labels: Vec<&str> = labels
+        .iter()
+        .map(|l| l.trim_end_matches([' ', '.', ':']))
+        .filter(|l| l.chars().any(char::is_alphabetic))
+        .collect();
+    if !labels.is_empty() {
+        let shown = labels.len().min(6);
+        let more = if labels.len() > shown { ", …" } else { "" };
+        out.push_str(&format!(" Rows: {}{more}.", labels[..shown].join(", ")));
+    }
+    out
 }
 
 /// Runs `requests` (batched) and checks each reply against its source text; rejected ones
@@ -345,17 +440,5 @@ mod tests {
             "This section describes the Austin headquarters lease and its $2 million annual rent.",
             source
         ));
-    }
-
-    #[test]
-    fn long_text_is_cut_into_parts_within_the_budget() {
-        let text = (0..40)
-            .map(|i| format!("Paragraph {i} has several words in it to make it longer."))
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        let p = parts(&text, 60);
-        assert!(p.len() > 1);
-        assert!(p.iter().all(|r| estimate_tokens(&text[r.clone()]) <= 60));
-        assert_eq!(p[0].start, 0);
     }
 }
