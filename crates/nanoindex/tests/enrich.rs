@@ -564,13 +564,16 @@ fn profile_and_statement() -> Vec<u8> {
     pdf.to_bytes()
 }
 
-/// A model that reads a window as asked: for a request whose schema has `summary`, a JSON
-/// reply with a summary and every name of a fixed list found in the window; records the
-/// requests.
+/// A model that reads a window as asked: a summary for a plain request, and for a request
+/// with a schema (the next turn) every name of a fixed list found in the window the
+/// conversation began with; records the requests.
 struct WindowReader {
     info: ModelInfo,
     requests: Arc<Mutex<Vec<GenerateRequest>>>,
 }
+
+const NORTHWIND_SUMMARY: &str =
+    "A maker of kitchen appliances, its history, main customer and factories.";
 
 impl TextGenerator for WindowReader {
     fn info(&self) -> &ModelInfo {
@@ -583,23 +586,25 @@ impl TextGenerator for WindowReader {
         _on_token: &mut dyn FnMut(&str) -> TokenControl,
     ) -> nanoindex_llm::Result<Generation> {
         self.requests.lock().unwrap().push(request.clone());
-        let prompt = &request.messages.last().unwrap().content;
-        let window = prompt.split("Text:\n").nth(1).unwrap_or("");
-        let entities: Vec<serde_json::Value> = [
-            ("Northwind Traders", "organization"),
-            ("Harbor Stores", "organization"),
-            ("Oslo", "location"),
-        ]
-        .iter()
-        .filter(|(name, _)| window.contains(name))
-        .map(|(name, kind)| serde_json::json!({"name": name, "type": kind}))
-        .collect();
-        let text = serde_json::json!({
-            "summary": "A maker of kitchen appliances, its history, main customer and factories.",
-            "entities": entities,
-            "relationships": [],
-        })
-        .to_string();
+        let window = &request.messages[1].content;
+        let text = if request.json_schema.is_none() && request.messages.len() == 2 {
+            // The first reply copies the text's first sentence.
+            "Northwind Traders designs kettles and toasters and sells them in twelve countries."
+                .to_string()
+        } else if request.json_schema.is_none() {
+            NORTHWIND_SUMMARY.to_string()
+        } else {
+            let entities: Vec<serde_json::Value> = [
+                ("Northwind Traders", "organization"),
+                ("Harbor Stores", "organization"),
+                ("Oslo", "location"),
+            ]
+            .iter()
+            .filter(|(name, _)| window.contains(name))
+            .map(|(name, kind)| serde_json::json!({"name": name, "type": kind}))
+            .collect();
+            serde_json::json!({"entities": entities, "relationships": []}).to_string()
+        };
         Ok(Generation {
             text,
             tokens: Vec::new(),
@@ -636,23 +641,34 @@ fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_para
         "{statement:#?}"
     );
 
-    // One request per window of prose, asking for the summary and the entities together;
-    // nothing else went to the model (no separate summary or entity requests).
+    // One window of prose, read in turns of one conversation: the summary, asked again
+    // when it copies the text, then the entities; each turn repeats the ones before it and
+    // their replies, so that the backend continues from its cache. Nothing else went to
+    // the model.
     let requests = requests.lock().unwrap();
     let report = &doc.report;
     assert_eq!(report.entities.windows, 1, "{report:#?}");
-    assert_eq!(requests.len(), 1, "{requests:#?}");
-    assert_eq!(report.llm_calls, 1);
-    let schema = requests[0].json_schema.as_ref().unwrap();
-    for field in ["summary", "entities", "relationships"] {
-        assert!(schema["properties"].get(field).is_some(), "{schema}");
-    }
-    // The instructions are the system message, the same for every window; the window's
-    // text comes after its label in the user message.
-    assert!(requests[0].messages[0].content.contains("relationships"));
+    assert_eq!(requests.len(), 3, "{requests:#?}");
+    assert_eq!(report.llm_calls, 3);
+    assert_eq!(report.summaries.rejected, 1, "{report:#?}");
+    assert!(requests[0].json_schema.is_none());
     assert!(requests[0].messages[1]
         .content
         .contains("Northwind Traders designs"));
+    let again = &requests[1];
+    assert_eq!(again.messages[..2], requests[0].messages[..]);
+    assert!(
+        again.messages[3].content.contains("This section"),
+        "{again:#?}"
+    );
+    let second = &requests[2];
+    assert_eq!(second.messages[..4], again.messages[..]);
+    assert_eq!(second.messages[4].content, NORTHWIND_SUMMARY);
+    assert!(!second.messages[5].content.contains("Northwind"));
+    let schema = second.json_schema.as_ref().unwrap();
+    for field in ["entities", "relationships"] {
+        assert!(schema["properties"].get(field).is_some(), "{schema}");
+    }
     // The statement's rows never reach the model: its summary says what the table is.
     assert!(requests
         .iter()
@@ -666,10 +682,7 @@ fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_para
     );
     assert_eq!(report.summaries.tables, 1, "{report:#?}");
     // The window's summary is the overview's, and its entities are in the graph.
-    assert_eq!(
-        overview.summary.as_deref(),
-        Some("A maker of kitchen appliances, its history, main customer and factories.")
-    );
+    assert_eq!(overview.summary.as_deref(), Some(NORTHWIND_SUMMARY));
     for name in ["Northwind Traders", "Harbor Stores", "Oslo"] {
         let e = doc
             .graph
@@ -689,8 +702,8 @@ fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_para
     assert_eq!(report.text_tokens, text as u64);
 }
 
-/// A model that reads windows as [`WindowReader`] does, with a summary naming the section,
-/// counts the requests it serves, and dies (as a killed process) at request `die_at`.
+/// A model that writes a summary naming the section (and no entities), counts the requests
+/// it serves, and dies (as a killed process) at request `die_at`.
 struct Counted {
     info: ModelInfo,
     served: Arc<Mutex<usize>>,
@@ -712,8 +725,8 @@ impl TextGenerator for Counted {
             panic!("the indexing process is killed during the model's work");
         }
         *served += 1;
-        let prompt = &request.messages.last().unwrap().content;
-        let title = prompt
+        let title = request.messages[1]
+            .content
             .strip_prefix("Section: ")
             .and_then(|p| p.lines().next())
             .unwrap_or("the document");

@@ -3,8 +3,9 @@
 //! 1. the split cascade for leaves still over the size limit (module `split`; tier (a), headings
 //!    inside the text, already ran in `nanoindex-tree`);
 //! 2. the graph: cross-references and rule-based entities (`nanoindex-graph`, always);
-//! 3. one reading of every window of prose (module `read`): the model returns the window's
-//!    summary and its entities and relationships together, under one JSON Schema;
+//! 3. one reading of every window of prose (module `read`): the window's text is evaluated
+//!    once for its summary and its entities and relationships (two turns of one
+//!    conversation, the second reusing the first's cached prompt);
 //! 4. node summaries from the windows' summaries, parents from their children's, tables of
 //!    figures from their title and head (module `summary`), and the document description;
 //! 5. the entities and relationships the model read, checked against their window and merged
@@ -177,6 +178,8 @@ pub(crate) struct Calls<'a, 'p> {
     stage: Stage,
     done: usize,
     total: usize,
+    /// Requests counted into `total` ahead ([`Calls::expect`]) and not made yet.
+    expected: usize,
     progress: Option<&'p mut dyn FnMut(&Progress)>,
 }
 
@@ -196,6 +199,7 @@ impl<'a, 'p> Calls<'a, 'p> {
             stage: Stage::Split,
             done: 0,
             total: 0,
+            expected: 0,
             progress: None,
         }
     }
@@ -204,6 +208,7 @@ impl<'a, 'p> Calls<'a, 'p> {
         self.stage = stage;
         self.done = 0;
         self.total = 0;
+        self.expected = 0;
     }
 
     /// One request.
@@ -214,6 +219,13 @@ impl<'a, 'p> Calls<'a, 'p> {
             .expect("one reply per request"))
     }
 
+    /// Counts `n` requests the stage will make one batch at a time into its total now, so
+    /// that progress shows how many are left from the start.
+    pub(crate) fn expect(&mut self, n: usize) {
+        self.total += n;
+        self.expected += n;
+    }
+
     /// Several requests, `batch_size` at a time; replies in request order. Requests the
     /// checkpoint holds a reply to are answered from it; the model's replies are saved to
     /// it after each batch.
@@ -221,7 +233,9 @@ impl<'a, 'p> Calls<'a, 'p> {
         &mut self,
         requests: &[GenerateRequest],
     ) -> Result<Vec<Generation>, LlmError> {
-        self.total += requests.len();
+        let counted = self.expected.min(requests.len());
+        self.expected -= counted;
+        self.total += requests.len() - counted;
         let mut out = Vec::with_capacity(requests.len());
         let model = self.llm.info().name.clone();
         for chunk in requests.chunks(self.batch_size) {

@@ -1,8 +1,8 @@
 //! Every prompt and JSON schema of indexing, in one place: summaries (of a node's text, of
-//! its parts combined, of a parent from its children), the document description, the one
-//! reading of a window for its summary, entities and relationships, and the split cascade's boundaries and propositions. Document
-//! text only ever enters after a `Section:`/`Text:` label, as data, and every structured
-//! reply is constrained by a JSON Schema.
+//! its parts combined, of a parent from its children), the document description, model
+//! entities and relationships (alone, or as the next turn after a window's summary), and
+//! the split cascade's boundaries and propositions. Document text only ever enters after a `Section:`/`Text:`
+//! label, as data, and every structured reply is constrained by a JSON Schema.
 
 use nanoindex_llm::GenerateRequest;
 use serde_json::json;
@@ -44,6 +44,21 @@ pub(super) fn summary_retry(request: &GenerateRequest) -> GenerateRequest {
     request
 }
 
+/// The summary asked again as the next turn of its conversation, after the model's
+/// `rejected` reply to `request`: the backend still holds the conversation, so only the
+/// reply and this turn are evaluated, not the section's text.
+pub(super) fn summary_again(request: &GenerateRequest, rejected: &str) -> GenerateRequest {
+    let mut request = request.clone();
+    request
+        .messages
+        .push(nanoindex_llm::ChatMessage::assistant(rejected));
+    request.messages.push(nanoindex_llm::ChatMessage::user(
+        "That repeats the text. Summarise the section in one or two sentences of your own \
+         words. Start with \"This section\".",
+    ));
+    request
+}
+
 /// One summary of a whole section from the summaries of its consecutive parts (`partial`,
 /// one per line).
 pub(super) fn combine(title: &str, partial: &str) -> GenerateRequest {
@@ -71,90 +86,101 @@ pub(super) fn description(doc_name: &str, opening: &str, outline: &str) -> Gener
         .with_stop(["\n\n"])
 }
 
-/// Most characters of a summary written inside a JSON reply ([`read`]).
-const SUMMARY_MAX_CHARS: u32 = 400;
+/// The JSON Schema of a window's entities and relationships: names of at most 80
+/// characters, types from the enums `entity_types` and `relation_types`, 1 to 8 entities
+/// and at most 5 relationships. (Small models fill a list to its maximum, repeating items
+/// when they run out, and decoding those repeats was most of enrichment's time: 12 and 8
+/// gave about 300 generated tokens per window on the default model.)
+fn entities_schema(entity_types: &[&str], relation_types: &[&str]) -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "entities": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "maxLength": 80},
+                        "type": {"type": "string", "enum": entity_types}
+                    },
+                    "required": ["name", "type"]
+                },
+                "minItems": 1,
+                "maxItems": 8
+            },
+            "relationships": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "source": {"type": "string", "maxLength": 80},
+                        "relation": {"type": "string", "enum": relation_types},
+                        "target": {"type": "string", "maxLength": 80}
+                    },
+                    "required": ["source", "relation", "target"]
+                },
+                "maxItems": 5
+            }
+        },
+        "required": ["entities", "relationships"]
+    })
+}
 
-/// The one request that reads a window of a section's prose: its entities and relationships
-/// (names of at most 80 characters, types from the enums `entity_types` and
-/// `relation_types`, at most 12 entities and 8 relationships) and, with `summary`, a summary
-/// of one or two sentences first, all under one JSON Schema. `focus` says what the document
-/// is ("a company's annual report").
-///
-/// Everything but the section's title and text is in the system message, which is therefore
-/// the same for every window of a document: the prompt prefix the backend evaluates once.
-pub(super) fn read(
+/// Most generated tokens of an entities reply.
+const ENTITIES_MAX_TOKENS: u32 = 256;
+
+/// The entities and relationships of one window of a section's text, asked on their own
+/// (no summary). `focus` says what the document is ("a company's annual report"). All but
+/// the section's title and text is in the system message, which is therefore the same for
+/// every window of a document: the prompt prefix the backend evaluates once.
+pub(super) fn entities(
     focus: &str,
     title: &str,
     text: &str,
     entity_types: &[&str],
     relation_types: &[&str],
-    summary: bool,
 ) -> GenerateRequest {
-    let mut properties = serde_json::Map::new();
-    let mut required = Vec::new();
-    if summary {
-        properties.insert(
-            "summary".into(),
-            json!({"type": "string", "minLength": 20, "maxLength": SUMMARY_MAX_CHARS}),
-        );
-        required.push("summary");
-    }
-    properties.insert(
-        "entities".into(),
-        json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "maxLength": 80},
-                    "type": {"type": "string", "enum": entity_types}
-                },
-                "required": ["name", "type"]
-            },
-            "minItems": 1,
-            "maxItems": 12
-        }),
-    );
-    properties.insert(
-        "relationships".into(),
-        json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "source": {"type": "string", "maxLength": 80},
-                    "relation": {"type": "string", "enum": relation_types},
-                    "target": {"type": "string", "maxLength": 80}
-                },
-                "required": ["source", "relation", "target"]
-            },
-            "maxItems": 8
-        }),
-    );
-    required.extend(["entities", "relationships"]);
-    let schema = json!({"type": "object", "properties": properties, "required": required});
-    let summary_rule = if summary {
-        "`summary`: one or two sentences in your own words naming the section's main facts \
-         and figures; never copy a sentence of the text. "
-    } else {
-        ""
-    };
     let system = format!(
-        "You index sections of {focus} for search. You are given one section's title and \
-         text; reply with JSON only. {summary_rule}`entities`: the entities the text names, \
-         each name copied exactly as the text writes it, with its type ({}). \
-         `relationships`: how those entities are related ({}).",
+        "You extract entities and relationships from {focus}. You are given one section's \
+         title and text. List the entities the text names (types: {}), each name copied \
+         exactly as the text writes it, and the relationships between them (types: {}). \
+         Reply with JSON only.",
         entity_types.join(", "),
         relation_types.join(", ")
     );
-    let max_tokens = if summary {
-        320 + SUMMARY_MAX_TOKENS
-    } else {
-        320
-    };
     GenerateRequest::chat(&system, &format!("Section: {title}\n\nText:\n{text}"))
-        .with_max_tokens(max_tokens)
-        .with_json_schema(schema)
+        .with_max_tokens(ENTITIES_MAX_TOKENS)
+        .with_json_schema(entities_schema(entity_types, relation_types))
+}
+
+/// The entities and relationships of the window a summary was just written for: the
+/// summary's conversation (`summary_request` and the model's `summary_reply`, as generated)
+/// with one more user turn asking for them. The conversation so far is the prompt prefix
+/// the backend still holds, so the window's text is not evaluated again.
+pub(super) fn entities_after_summary(
+    summary_request: &GenerateRequest,
+    summary_reply: &str,
+    focus: &str,
+    entity_types: &[&str],
+    relation_types: &[&str],
+) -> GenerateRequest {
+    let mut request = summary_request.clone();
+    request
+        .messages
+        .push(nanoindex_llm::ChatMessage::assistant(summary_reply));
+    request
+        .messages
+        .push(nanoindex_llm::ChatMessage::user(format!(
+            "Now list the entities that section of {focus} names (types: {}), each name copied \
+         exactly as the text writes it, and the relationships between them (types: {}). \
+         Reply with JSON only.",
+            entity_types.join(", "),
+            relation_types.join(", ")
+        )));
+    request.stop.clear();
+    request
+        .with_max_tokens(ENTITIES_MAX_TOKENS)
+        .with_json_schema(entities_schema(entity_types, relation_types))
 }
 
 /// The split cascade's tier (b): 3 to 8 of a long section's paragraph `openings` where a

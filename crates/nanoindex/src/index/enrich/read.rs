@@ -1,22 +1,24 @@
-//! Each text is read once: the windows of the document's prose and the one model request per
-//! window that serves both summaries and model entities.
+//! Each text is read once: the windows of the document's prose, and the requests that read
+//! each window for both its summary and its model entities while its text is evaluated once.
 //!
 //! A node's prose is its own text less the lines the tree read as figure rows of a table
 //! ([`nanoindex_core::DocumentTree::figure_row_keys`]): the model never paraphrases rows of
 //! figures (a table is described from its title and header instead, in `summary`), and the
 //! rule-based graph already leaves rows out of prose. Prose of at least the minimum size is
 //! cut at paragraphs, sentences and lines into windows of at most the window size (all of
-//! it, not a prefix), and each window goes to the model once:
+//! it, not a prefix), and each window is read:
 //!
-//! - summaries and entities: one request whose reply fills one JSON Schema with the window's
-//!   `summary`, `entities` and `relationships` ([`prompts::read`]);
-//! - entities only: the same request without `summary`;
-//! - summaries only: the plain-text summary request ([`prompts::summary`]).
-//!
-//! The fixed instructions (the document's focus, the entity and relationship types) are the
-//! system message, so every request of a document starts with the same tokens: llama.cpp
-//! evaluates that prefix once per batch and tags it with every sequence, and a request sent
-//! alone reuses it from the previous request's cache.
+//! - summaries and entities: a conversation of two turns, one window after the other. The
+//!   first asks for the summary ([`prompts::summary`]); the second, the summary's
+//!   conversation plus one more user turn, asks for the entities and relationships under a
+//!   JSON Schema ([`prompts::entities_after_summary`]). The backend still holds the first
+//!   turn's keys and values, so the second evaluates only its own new tokens, never the
+//!   window's text again. (Writing the summary inside the JSON reply instead was tried: the
+//!   default model then looped on the summary or the list until the token limit.)
+//! - entities only: one request with the instructions and types as the system message
+//!   ([`prompts::entities`]), the same for every window, so llama.cpp evaluates that prefix
+//!   once per batch;
+//! - summaries only: the plain-text summary request, batched.
 
 use std::collections::HashSet;
 
@@ -24,6 +26,7 @@ use nanoindex_core::tree::row_key;
 use nanoindex_core::{estimate_tokens, NodeId, TreeNode};
 use nanoindex_llm::{GenerateRequest, LlmError};
 
+use super::summary::{clean, usable};
 use super::{prompts, Calls};
 use crate::text::{boundaries, head, pack};
 
@@ -47,9 +50,11 @@ pub(crate) struct Window {
 /// What the model returned for one window.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Reading {
-    /// The summary written for the window, as the model wrote it (`None` when not asked for or
-    /// when the reply had none); `summary` checks and cleans it.
+    /// The summary written for the window, as the model wrote it (`None` when not asked for);
+    /// `summary` checks and cleans it.
     pub summary: Option<String>,
+    /// Whether the summary was already asked for again (its first reply was not usable).
+    pub retried: bool,
     /// The reply's `entities` and `relationships` (`Null` when not asked for or not JSON).
     pub entities: serde_json::Value,
 }
@@ -151,55 +156,138 @@ pub(crate) fn parts(text: &str, budget: usize) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// The request that reads `window` for what is `asked`.
-pub(crate) fn request(window: &Window, asked: &Asked<'_>) -> GenerateRequest {
-    match &asked.entities {
-        Some(e) => prompts::read(
-            e.focus,
-            &window.title,
-            &window.text,
-            e.entity_types,
-            e.relation_types,
-            asked.summaries,
-        ),
-        None => prompts::summary(&window.title, &window.text, false),
-    }
-}
-
-/// Reads every window once (batched) and returns one [`Reading`] per window, in order.
+/// Reads every window once and returns one [`Reading`] per window, in order: summaries and
+/// entities together window by window (two turns of one conversation, see the module
+/// docs), one of them alone in batches.
 ///
 /// # Errors
 ///
-/// Model failures only; a reply that is not JSON reads as a window without entities or
-/// summary.
+/// Model failures only; a reply that is not JSON reads as a window without entities (its
+/// complete part is kept, [`salvage`]).
 pub(crate) fn read(
     calls: &mut Calls<'_, '_>,
     windows: &[Window],
     asked: &Asked<'_>,
 ) -> Result<Vec<Reading>, LlmError> {
-    let requests: Vec<GenerateRequest> = windows.iter().map(|w| request(w, asked)).collect();
-    let replies = calls.batch(&requests)?;
-    Ok(replies
-        .into_iter()
-        .map(|reply| {
-            if asked.entities.is_none() {
-                return Reading {
+    match (&asked.entities, asked.summaries) {
+        (None, _) => {
+            let requests: Vec<GenerateRequest> = windows
+                .iter()
+                .map(|w| prompts::summary(&w.title, &w.text, false))
+                .collect();
+            Ok(calls
+                .batch(&requests)?
+                .into_iter()
+                .map(|reply| Reading {
                     summary: Some(reply.text),
+                    retried: false,
                     entities: serde_json::Value::Null,
-                };
+                })
+                .collect())
+        }
+        (Some(e), false) => {
+            let requests: Vec<GenerateRequest> = windows
+                .iter()
+                .map(|w| {
+                    prompts::entities(e.focus, &w.title, &w.text, e.entity_types, e.relation_types)
+                })
+                .collect();
+            Ok(calls
+                .batch(&requests)?
+                .into_iter()
+                .map(|reply| Reading {
+                    summary: None,
+                    retried: false,
+                    entities: salvage(&reply.text),
+                })
+                .collect())
+        }
+        (Some(e), true) => {
+            calls.expect(2 * windows.len());
+            let mut readings = Vec::with_capacity(windows.len());
+            for w in windows {
+                let mut asked_summary = prompts::summary(&w.title, &w.text, false);
+                let mut summary = calls.one(&asked_summary)?.text;
+                let mut retried = false;
+                if !usable(&clean(&summary), &w.text) {
+                    // Asked again while the conversation is still in the backend's cache.
+                    calls.expect(1);
+                    asked_summary = prompts::summary_again(&asked_summary, &summary);
+                    summary = calls.one(&asked_summary)?.text;
+                    retried = true;
+                }
+                let asked_entities = prompts::entities_after_summary(
+                    &asked_summary,
+                    &summary,
+                    e.focus,
+                    e.entity_types,
+                    e.relation_types,
+                );
+                let entities = salvage(&calls.one(&asked_entities)?.text);
+                readings.push(Reading {
+                    summary: Some(summary),
+                    retried,
+                    entities,
+                });
             }
-            let value: serde_json::Value =
-                serde_json::from_str(&reply.text).unwrap_or(serde_json::Value::Null);
-            let summary = value
-                .get("summary")
-                .and_then(|s| s.as_str())
-                .map(str::to_string);
-            Reading {
-                summary,
-                entities: value,
+            Ok(readings)
+        }
+    }
+}
+
+/// The JSON value of a reply, or of its longest complete part when the reply was cut (the
+/// token limit reached while the model repeated a list item): the text up to the last
+/// closed object or array, with the brackets still open closed after it. `Null` when not
+/// even that parses.
+///
+/// `{"summary": "Rent terms.", "entities": [{"name": "Acme", "type": "organization"}, {"na`
+/// reads as `{"summary": "Rent terms.", "entities": [{"name": "Acme", "type": "organization"}]}`.
+pub(crate) fn salvage(reply: &str) -> serde_json::Value {
+    if let Ok(value) = serde_json::from_str(reply) {
+        return value;
+    }
+    // Brackets open at each point, outside strings.
+    let mut open: Vec<char> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut best = serde_json::Value::Null;
+    for (i, c) in reply.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
             }
-        })
-        .collect())
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => open.push('}'),
+            '[' => open.push(']'),
+            '}' | ']' => {
+                open.pop();
+                if open.is_empty() {
+                    break;
+                }
+                let mut candidate = reply[..=i].to_string();
+                candidate.extend(open.iter().rev());
+                if let Ok(value) = serde_json::from_str(&candidate) {
+                    best = value;
+                }
+            }
+            // A complete string value (`"summary": "…",`) before anything else closed.
+            ',' if open.len() == 1 => {
+                let mut candidate = reply[..i].to_string();
+                candidate.push('}');
+                if let Ok(value) = serde_json::from_str(&candidate) {
+                    best = value;
+                }
+            }
+            _ => {}
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -221,6 +309,30 @@ mod tests {
         );
         assert_eq!(left_out, 2);
         assert_eq!(prose(text, &HashSet::new()).0, text);
+    }
+
+    #[test]
+    fn a_reply_cut_by_the_token_limit_keeps_its_complete_part() {
+        let cut = r#"{"summary": "Rent terms of the lease.", "entities": [{"name": "Acme", "type": "organization"}, {"name": "Acme", "type": "organization"}, {"na"#;
+        assert_eq!(
+            salvage(cut),
+            serde_json::json!({
+                "summary": "Rent terms of the lease.",
+                "entities": [
+                    {"name": "Acme", "type": "organization"},
+                    {"name": "Acme", "type": "organization"}
+                ]
+            })
+        );
+        // Cut inside the first list: the summary before it is kept.
+        let early = r#"{"summary": "Rent, \"terms\" [sic].", "entities": [{"name": "Ac"#;
+        assert_eq!(
+            salvage(early),
+            serde_json::json!({"summary": "Rent, \"terms\" [sic]."})
+        );
+        // A whole reply parses as it is; nothing usable is Null.
+        assert_eq!(salvage(r#"{"a": [1]}"#), serde_json::json!({"a": [1]}));
+        assert_eq!(salvage(r#"{"summ"#), serde_json::Value::Null);
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //!
 //! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
 //! over and over) and not a copy of the text's first sentence. A rejected summary is asked
-//! for once more with the plain summary prompt and a stricter instruction, then left out.
+//! for once more, then left out: as the next turn of its conversation when the window was
+//! read for entities too (module `read`), else alone with a stricter instruction.
 
 use std::collections::{HashMap, HashSet};
 
@@ -88,8 +89,15 @@ pub(crate) fn summarize(
     let mut retry_at = Vec::new();
     for (w, (window, reading)) in windows.iter().zip(readings).enumerate() {
         let text = reading.summary.as_deref().map(clean).unwrap_or_default();
+        if reading.retried {
+            // Rejected once already, and asked again when it was read.
+            stats.rejected += 1;
+        }
         if usable(&text, &window.text) {
             window_summary.push(Some(text));
+        } else if reading.retried {
+            stats.rejected += 1;
+            window_summary.push(None);
         } else {
             if reading.summary.is_some() {
                 stats.rejected += 1;
@@ -351,7 +359,7 @@ fn checked(
 
 /// Trims the reply, drops a leading `Summary:` label, and cuts a sentence left unfinished
 /// by the token limit (when a finished one comes before it).
-fn clean(reply: &str) -> String {
+pub(crate) fn clean(reply: &str) -> String {
     let text = reply.trim();
     let text = ["Summary:", "**Summary:**", "Summary -"]
         .iter()
@@ -389,12 +397,22 @@ fn echoes_prompt(summary: &str) -> bool {
     .any(|label| lower.starts_with(label) || lower.contains(&format!(" {label}")))
 }
 
-/// A summary is usable when it has at least four words, is not degenerate, and is not the
-/// source's first sentence (nor that sentence with a few words added or cut), and does not
-/// restate the prompt's labels.
+/// A summary is usable when it has at least four words, three of them words of letters
+/// (not a date stamp or a row of figures), is not degenerate, is not the source's first line
+/// (its heading) or first sentence (nor that sentence with a few words added or cut), and
+/// does not restate the prompt's labels.
 pub(crate) fn usable(summary: &str, source: &str) -> bool {
     let s = words(summary);
-    if s.len() < 4 || crate::text::is_repetitive(summary) || echoes_prompt(summary) {
+    let lettered = s
+        .iter()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3)
+        .count();
+    if s.len() < 4 || lettered < 3 || crate::text::is_repetitive(summary) || echoes_prompt(summary)
+    {
+        return false;
+    }
+    let heading = words(source.lines().find(|l| !l.trim().is_empty()).unwrap_or(""));
+    if s.len() <= heading.len() + 1 && s.iter().all(|w| heading.contains(w)) {
         return false;
     }
     let Some(first) = paragraphs(source)
@@ -428,6 +446,15 @@ mod tests {
         ));
         assert!(!usable("  ", source));
         assert!(!usable("Section: Quarterly Financial Report", source));
+        // A date stamp, and the heading copied.
+        assert!(!usable(
+            "2023-06-03T09:22:22.14.23.18.00.00.00.json",
+            source
+        ));
+        assert!(!usable(
+            "Section 202. Governing Law.",
+            "Section 202. Governing Law.\nThis Indenture is governed by New York law."
+        ));
         assert_eq!(
             clean("Summary: The lease runs to 2030. Rent rises by 3% each"),
             "The lease runs to 2030."
