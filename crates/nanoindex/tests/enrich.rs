@@ -564,9 +564,9 @@ fn profile_and_statement() -> Vec<u8> {
     pdf.to_bytes()
 }
 
-/// A model that reads a window as asked: a summary for a plain request, and for a request
-/// with a schema (the next turn) every name of a fixed list found in the window the
-/// conversation began with; records the requests.
+/// A model that reads a window as asked: a summary (a JSON string) for a summary turn, and
+/// for the entities turn every name of a fixed list found in the window the conversation
+/// began with; records the requests.
 struct WindowReader {
     info: ModelInfo,
     requests: Arc<Mutex<Vec<GenerateRequest>>>,
@@ -587,12 +587,19 @@ impl TextGenerator for WindowReader {
     ) -> nanoindex_llm::Result<Generation> {
         self.requests.lock().unwrap().push(request.clone());
         let window = &request.messages[1].content;
-        let text = if request.json_schema.is_none() && request.messages.len() == 2 {
+        let summary_turn = request
+            .json_schema
+            .as_ref()
+            .is_some_and(|s| s["type"] == "string");
+        let text = if summary_turn && request.messages.len() == 2 {
             // The first reply copies the text's first sentence.
-            "Northwind Traders designs kettles and toasters and sells them in twelve countries."
-                .to_string()
-        } else if request.json_schema.is_none() {
-            NORTHWIND_SUMMARY.to_string()
+            serde_json::json!(
+                "Northwind Traders designs kettles and toasters and sells them in twelve \
+                 countries."
+            )
+            .to_string()
+        } else if summary_turn {
+            serde_json::json!(NORTHWIND_SUMMARY).to_string()
         } else {
             let entities: Vec<serde_json::Value> = [
                 ("Northwind Traders", "organization"),
@@ -651,19 +658,28 @@ fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_para
     assert_eq!(requests.len(), 3, "{requests:#?}");
     assert_eq!(report.llm_calls, 3);
     assert_eq!(report.summaries.rejected, 1, "{report:#?}");
-    assert!(requests[0].json_schema.is_none());
+    // The summary is one JSON string that must begin with "This section".
+    let summary_schema = requests[0].json_schema.as_ref().unwrap();
+    assert_eq!(summary_schema["type"], "string");
+    assert!(summary_schema["pattern"]
+        .as_str()
+        .unwrap()
+        .starts_with("^This section"));
     assert!(requests[0].messages[1]
         .content
         .contains("Northwind Traders designs"));
     let again = &requests[1];
     assert_eq!(again.messages[..2], requests[0].messages[..]);
     assert!(
-        again.messages[3].content.contains("This section"),
+        again.messages[3].content.contains("own words"),
         "{again:#?}"
     );
     let second = &requests[2];
     assert_eq!(second.messages[..4], again.messages[..]);
-    assert_eq!(second.messages[4].content, NORTHWIND_SUMMARY);
+    assert_eq!(
+        second.messages[4].content,
+        serde_json::json!(NORTHWIND_SUMMARY).to_string()
+    );
     assert!(!second.messages[5].content.contains("Northwind"));
     let schema = second.json_schema.as_ref().unwrap();
     for field in ["entities", "relationships"] {
@@ -731,10 +747,10 @@ impl TextGenerator for Counted {
             .and_then(|p| p.lines().next())
             .unwrap_or("the document");
         let summary = format!("This part is about {title} and what it reports.");
-        let text = if request.json_schema.is_some() {
-            serde_json::json!({"summary": summary, "entities": [], "relationships": []}).to_string()
-        } else {
-            summary
+        let text = match &request.json_schema {
+            Some(schema) if schema["type"] == "string" => serde_json::json!(summary).to_string(),
+            Some(_) => serde_json::json!({"entities": [], "relationships": []}).to_string(),
+            None => summary,
         };
         Ok(Generation {
             text,

@@ -44,6 +44,25 @@ pub(super) fn summary_retry(request: &GenerateRequest) -> GenerateRequest {
     request
 }
 
+/// The JSON Schema of a summary written as one JSON string that begins with "This
+/// section " (at most 300 characters, no quotes or backslashes inside): a small model
+/// cannot then echo the prompt's `Section:` label or copy the text's first line, which was
+/// how most rejected summaries began.
+fn own_words_schema() -> serde_json::Value {
+    json!({"type": "string", "pattern": "^This section [^\"\\\\]*$", "maxLength": 300})
+}
+
+/// The summary of a window read for its entities too: [`summary`]'s request with the reply
+/// constrained to one JSON string that begins with "This section " ([`own_words_schema`];
+/// read it with [`summary_text`]).
+pub(super) fn summary_in_own_words(title: &str, text: &str) -> GenerateRequest {
+    let mut request = summary(title, text, false)
+        .with_json_schema(own_words_schema())
+        .with_max_tokens(SUMMARY_MAX_TOKENS + 16);
+    request.stop.clear();
+    request
+}
+
 /// The summary asked again as the next turn of its conversation, after the model's
 /// `rejected` reply to `request`: the backend still holds the conversation, so only the
 /// reply and this turn are evaluated, not the section's text.
@@ -54,9 +73,21 @@ pub(super) fn summary_again(request: &GenerateRequest, rejected: &str) -> Genera
         .push(nanoindex_llm::ChatMessage::assistant(rejected));
     request.messages.push(nanoindex_llm::ChatMessage::user(
         "That repeats the text. Summarise the section in one or two sentences of your own \
-         words. Start with \"This section\".",
+         words, naming its main facts and figures.",
     ));
     request
+}
+
+/// The text of a reply to [`summary_in_own_words`]: the JSON string's value, or — when the
+/// token limit cut it before its closing quote — what was written of it.
+pub(super) fn summary_text(reply: &str) -> String {
+    serde_json::from_str::<String>(reply).unwrap_or_else(|_| {
+        reply
+            .trim()
+            .trim_start_matches('"')
+            .trim_end_matches('"')
+            .to_string()
+    })
 }
 
 /// One summary of a whole section from the summaries of its consecutive parts (`partial`,

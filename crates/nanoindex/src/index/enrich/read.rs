@@ -9,7 +9,9 @@
 //! it, not a prefix), and each window is read:
 //!
 //! - summaries and entities: a conversation of two turns, one window after the other. The
-//!   first asks for the summary ([`prompts::summary`]); the second, the summary's
+//!   first asks for the summary, written as one JSON string that begins with "This section"
+//!   ([`prompts::summary_in_own_words`]; asked once more in the same conversation when it
+//!   copies the text); the second, the summary's
 //!   conversation plus one more user turn, asks for the entities and relationships under a
 //!   JSON Schema ([`prompts::entities_after_summary`]). The backend still holds the first
 //!   turn's keys and values, so the second evaluates only its own new tokens, never the
@@ -206,26 +208,28 @@ pub(crate) fn read(
             calls.expect(2 * windows.len());
             let mut readings = Vec::with_capacity(windows.len());
             for w in windows {
-                let mut asked_summary = prompts::summary(&w.title, &w.text, false);
-                let mut summary = calls.one(&asked_summary)?.text;
+                let mut asked_summary = prompts::summary_in_own_words(&w.title, &w.text);
+                // The reply as generated goes back into the conversation (the backend's cache
+                // holds those tokens); its text is the summary.
+                let mut reply = calls.one(&asked_summary)?.text;
                 let mut retried = false;
-                if !usable(&clean(&summary), &w.text) {
+                if !usable(&clean(&prompts::summary_text(&reply)), &w.text) {
                     // Asked again while the conversation is still in the backend's cache.
                     calls.expect(1);
-                    asked_summary = prompts::summary_again(&asked_summary, &summary);
-                    summary = calls.one(&asked_summary)?.text;
+                    asked_summary = prompts::summary_again(&asked_summary, &reply);
+                    reply = calls.one(&asked_summary)?.text;
                     retried = true;
                 }
                 let asked_entities = prompts::entities_after_summary(
                     &asked_summary,
-                    &summary,
+                    &reply,
                     e.focus,
                     e.entity_types,
                     e.relation_types,
                 );
                 let entities = salvage(&calls.one(&asked_entities)?.text);
                 readings.push(Reading {
-                    summary: Some(summary),
+                    summary: Some(prompts::summary_text(&reply)),
                     retried,
                     entities,
                 });

@@ -10,8 +10,9 @@
 //!
 //! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
 //! over and over) and not a copy of the text's first sentence. A rejected summary is asked
-//! for once more, then left out: as the next turn of its conversation when the window was
-//! read for entities too (module `read`), else alone with a stricter instruction.
+//! for again — first as the next turn of its conversation when the window was read for
+//! entities too (module `read`), then alone with a stricter instruction — and otherwise
+//! left out.
 
 use std::collections::{HashMap, HashSet};
 
@@ -90,15 +91,14 @@ pub(crate) fn summarize(
     for (w, (window, reading)) in windows.iter().zip(readings).enumerate() {
         let text = reading.summary.as_deref().map(clean).unwrap_or_default();
         if reading.retried {
-            // Rejected once already, and asked again when it was read.
+            // Rejected once already, and asked again in its conversation when it was read.
             stats.rejected += 1;
         }
         if usable(&text, &window.text) {
             window_summary.push(Some(text));
-        } else if reading.retried {
-            stats.rejected += 1;
-            window_summary.push(None);
         } else {
+            // Asked alone, with the stricter instruction (a conversation that went wrong
+            // twice tends to go on going wrong).
             if reading.summary.is_some() {
                 stats.rejected += 1;
             }
