@@ -423,10 +423,32 @@ pub(crate) fn usable(summary: &str, source: &str) -> bool {
     else {
         return true;
     };
-    let shared_prefix = s.iter().zip(&first).take_while(|(a, b)| a == b).count();
-    let copies = shared_prefix >= first.len().min(s.len()).saturating_sub(2).max(3)
-        && shared_prefix * 10 >= s.len() * 7;
-    !copies
+    let copies = |s: &[String]| {
+        let shared_prefix = s.iter().zip(&first).take_while(|(a, b)| a == b).count();
+        shared_prefix >= first.len().min(s.len()).saturating_sub(2).max(3)
+            && shared_prefix * 10 >= s.len() * 7
+    };
+    // "This section of the …" followed by the first sentence is a copy all the same: the
+    // summary is also compared from after each of its opening filler words.
+    let mut from = s.as_slice();
+    if copies(from) {
+        return false;
+    }
+    if from.starts_with(&["this".to_string(), "section".to_string()]) {
+        from = &from[2..];
+        loop {
+            if copies(from) {
+                return false;
+            }
+            match from.first() {
+                Some(w) if ["of", "is", "the", "covers"].contains(&w.as_str()) => {
+                    from = &from[1..];
+                }
+                _ => break,
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -465,6 +487,10 @@ mod tests {
         ));
         assert!(usable(
             "This section describes the Austin headquarters lease and its $2 million annual rent.",
+            source
+        ));
+        assert!(!usable(
+            "This section of the company leases its headquarters in Austin.",
             source
         ));
     }
