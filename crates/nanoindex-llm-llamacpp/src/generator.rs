@@ -311,7 +311,15 @@ impl LlamaCppGenerator {
     fn build_grammar(&self, schema: &serde_json::Value) -> Result<LlamaSampler> {
         let grammar = llama_cpp_2::json_schema_to_grammar(&schema.to_string())
             .map_err(|error| LlmError::Schema(error.to_string()))?;
-        let grammar = compact_json(&grammar);
+        let compact = schema
+            .pointer("/x-guidance/whitespace_flexible")
+            .and_then(serde_json::Value::as_bool)
+            == Some(false);
+        let grammar = if compact {
+            compact_json(&grammar)
+        } else {
+            grammar
+        };
         LlamaSampler::grammar(&self.model, &grammar, "root")
             .map_err(|error| LlmError::Schema(format!("llama.cpp rejected the grammar: {error}")))
     }
@@ -319,10 +327,12 @@ impl LlamaCppGenerator {
 
 /// `grammar` (from llama.cpp's `json_schema_to_grammar`) with JSON written compactly: its
 /// `space` rule, which lets the model put up to two newlines and twenty spaces or tabs
-/// between any two JSON tokens, allows one space at most. Whitespace carries nothing in a
-/// JSON reply, and on small models the indentation was a fifth of the generated tokens;
-/// the candle backend writes compact JSON the same way (llguidance's
-/// `whitespace_flexible: false`).
+/// between any two JSON tokens, allows one space at most. Used when the schema asks for it
+/// as llguidance does (`"x-guidance": {"whitespace_flexible": false}`, which the candle
+/// backend applies to every schema): whitespace carries nothing in a JSON reply, and on
+/// small models the indentation of long lists was a fifth of the generated tokens. Not
+/// the default here, because it changes which tokens a short reply is made of, and with
+/// them the choices of `ask`'s calls that were measured with free whitespace.
 fn compact_json(grammar: &str) -> String {
     grammar
         .lines()

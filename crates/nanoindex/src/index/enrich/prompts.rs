@@ -153,7 +153,9 @@ fn entities_schema(entity_types: &[&str], relation_types: &[&str]) -> serde_json
                 "maxItems": 5
             }
         },
-        "required": ["entities", "relationships"]
+        "required": ["entities", "relationships"],
+        // Compact JSON: no indentation decoded between the items of the lists.
+        "x-guidance": {"whitespace_flexible": false}
     })
 }
 
