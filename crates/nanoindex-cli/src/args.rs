@@ -58,8 +58,9 @@ impl OcrArgs {
     }
 }
 
-/// Worker processes for OCR: this executable's hidden `ocr-worker` command, one process per
-/// core beyond the first (MuPDF's OCR engine is one per process). `None` when the
+/// Worker processes for OCR and for the pages of large documents: this executable's hidden
+/// `ocr-worker` command, one process per core beyond the first (MuPDF's OCR engine is one
+/// per process, and its global locks slow threads of one process). `None` when the
 /// executable's path is unknown or there is one core.
 ///
 /// `jobs` documents read at once share the cores: each gets `cores / jobs - 1` workers, so

@@ -42,8 +42,9 @@ enum Command {
     /// A knowledge base of many documents: add, ask across them, search, status, lint,
     /// remove.
     Kb(cmd_kb::KbArgs),
-    /// Internal: recognise pages of a PDF with OCR for another nanoindex-local process (the
-    /// request comes on stdin, one JSON line per page goes to stdout).
+    /// Internal: recognise pages of a PDF with OCR, or read their text layer, for another
+    /// nanoindex-local process (the request comes on stdin, one JSON line per page goes to
+    /// stdout).
     #[command(hide = true)]
     OcrWorker {
         /// The PDF (a temporary copy the parent process wrote).

@@ -1032,3 +1032,55 @@ fn extract_fills_a_schema_with_cited_values() {
         stderr(&out)
     );
 }
+
+/// A large document's pages are read in shares by worker processes (`ocr-worker` with a
+/// text-only request) beside the calling process: the pages come back whole and in order,
+/// equal to one process reading them all; a worker that cannot start leaves its pages to
+/// the calling process, with the same result.
+#[test]
+fn large_documents_are_read_in_shares_by_worker_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pdf = PdfBuilder::new();
+    for i in 1..=40 {
+        pdf.page()
+            .text(72.0, 80.0, 14.0, true, &format!("Article {i}"))
+            .text(
+                72.0,
+                110.0,
+                11.0,
+                false,
+                &format!(
+                    "Clause {i} says the rent for year {i} is {} dollars.",
+                    1000 + i
+                ),
+            );
+    }
+    let bytes = pdf.to_bytes();
+    let alone = nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &Default::default()).unwrap();
+    assert_eq!(alone.pages.len(), 40);
+
+    // Each started worker leaves a line in the log, then serves its share.
+    let log = dir.path().join("workers.log");
+    let script = format!(
+        "echo started >> '{}'; exec '{}' ocr-worker \"$0\"",
+        log.display(),
+        env!("CARGO_BIN_EXE_nanoindex-local")
+    );
+    let workers = |command: &str| nanoindex_pdf::ExtractOptions {
+        ocr_workers: Some(nanoindex::OcrWorkers {
+            command: command.into(),
+            args: vec!["-c".to_string(), script.clone()],
+            count: 2,
+        }),
+        ..Default::default()
+    };
+    let shared = nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("sh")).unwrap();
+    let started = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(started.lines().count(), 2, "two workers served shares");
+    assert_eq!(shared.pages, alone.pages);
+    assert_eq!(shared.warnings, alone.warnings);
+
+    let fallback =
+        nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("/nonexistent/sh")).unwrap();
+    assert_eq!(fallback.pages, alone.pages);
+}

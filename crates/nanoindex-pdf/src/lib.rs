@@ -54,8 +54,10 @@ pub struct ExtractOptions {
     pub ocr: OcrOptions,
     /// Hears each recognised page.
     pub ocr_progress: Option<OcrProgress>,
-    /// Worker processes that recognise pages beside this one (MuPDF's OCR engine is one
-    /// per process); `None`: this process recognises every page.
+    /// Worker processes beside this one: they recognise pages (MuPDF's OCR engine is one per
+    /// process) and read shares of the pages of documents of at least 16 pages (MuPDF's
+    /// global locks slow threads of one process, not processes); `None`: this process reads
+    /// and recognises every page.
     pub ocr_workers: Option<ocr::OcrWorkers>,
 }
 
@@ -100,6 +102,7 @@ pub fn extract_bytes(
 ) -> Result<ExtractedDocument, PdfError> {
     quiet_font_name_panics();
     let (doc, recovered) = open_recovering(bytes, name, options.password.as_deref())?;
+    let rebuilt = recovered.is_some();
     let page_count = page_count(&doc, bytes, name)?;
     let damaged = !xref_looks_intact(bytes);
     let mut warnings: Vec<String> = Vec::new();
@@ -125,10 +128,19 @@ pub fn extract_bytes(
     warnings.extend(outline_warnings);
 
     let max_chars = options.max_page_chars;
+    let workers = match &options.ocr_workers {
+        // A document rebuilt from recovered pages exists only in this process.
+        Some(w) if !rebuilt && page_count >= WORKER_MIN_PAGES => {
+            w.count.min((page_count / WORKER_MIN_PAGES) as usize)
+        }
+        _ => 0,
+    };
     let results: Vec<Result<(PageText, bool, bool), String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
             .map(|idx| guarded(|| extract_page(&doc, idx, &labels, max_chars)))
             .collect()
+    } else if let (1.., Some(config)) = (workers, &options.ocr_workers) {
+        extract_beside(&doc, bytes, &labels, page_count, options, config, workers)
     } else {
         drop(doc);
         let password = options.password.as_deref();
@@ -186,6 +198,72 @@ pub fn extract_bytes(
         copy_forbidden,
         ocr_unavailable,
     })
+}
+
+/// Documents of fewer pages are read in this process only; at this many pages and more,
+/// each worker process ([`ExtractOptions::ocr_workers`]) reads a share of at least this many
+/// pages (a worker's start, its own opening of the file and the pages' JSON cost about what
+/// reading a few pages does).
+const WORKER_MIN_PAGES: u32 = 16;
+
+/// Reads the pages of a large document in `workers` processes beside this one (MuPDF's
+/// global locks keep the threads of one process from reading at full speed; processes
+/// do not share them): the pages are cut into `workers + 1` consecutive shares, this
+/// process reads the first with `doc` while the workers read the others
+/// ([`ocr::WorkerRequest::text_only`]). Pages a worker does not return (it could not start,
+/// failed or wrote something unreadable) are read here. One result per page, in order.
+fn extract_beside(
+    doc: &PdfDocument,
+    bytes: &[u8],
+    labels: &[String],
+    page_count: u32,
+    options: &ExtractOptions,
+    config: &ocr::OcrWorkers,
+    workers: usize,
+) -> Vec<Result<(PageText, bool, bool), String>> {
+    let shares = workers as u32 + 1;
+    let share = |k: u32| (page_count * k / shares)..(page_count * (k + 1) / shares);
+    let request = |k: usize| ocr::WorkerRequest {
+        password: options.password.clone(),
+        languages: String::new(),
+        data_dir: None,
+        pages: share(k as u32).map(|idx| idx + 1).collect(),
+        max_chars: options.max_page_chars,
+        text_only: true,
+    };
+    let max_chars = options.max_page_chars;
+    let mut results: Vec<Option<Result<(PageText, bool, bool), String>>> =
+        (0..page_count).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let spawned: Vec<_> = ocr::spawn_workers(config, bytes, (1..=workers).map(request))
+            .map(|children| {
+                children
+                    .into_iter()
+                    .map(|child| scope.spawn(move || child.collect(&|| {})))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for idx in share(0) {
+            results[idx as usize] = Some(guarded(|| extract_page(doc, idx, labels, max_chars)));
+        }
+        for handle in spawned {
+            if let Ok(Ok(replies)) = handle.join() {
+                for reply in replies {
+                    let idx = reply.page.wrapping_sub(1) as usize;
+                    if let Some(slot) = results.get_mut(idx) {
+                        *slot = Some(reply.result.map(|page| (page, reply.cut, reply.garbage)));
+                    }
+                }
+            }
+        }
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(idx, result)| {
+            result.unwrap_or_else(|| guarded(|| extract_page(doc, idx as u32, labels, max_chars)))
+        })
+        .collect()
 }
 
 /// Recognises with OCR the pages `options.ocr` asks for: with [`OcrMode::Auto`], pages
@@ -263,6 +341,7 @@ fn recognise_pages(
         data_dir: options.ocr.data_dir.clone(),
         pages: share(k).iter().map(|&i| pages[i].page_no).collect(),
         max_chars: options.max_page_chars,
+        text_only: false,
     };
     let own_pages = share(0);
     let pages_ref: &[PageText] = pages;
@@ -314,9 +393,9 @@ fn recognise_pages(
                 .unwrap_or_else(|_| Err("an OCR worker thread failed".to_string()));
             match from_worker {
                 Ok(read) => {
-                    for (page_no, result) in read {
-                        if let Some(i) = pages_ref.iter().position(|p| p.page_no == page_no) {
-                            results.push((i, result));
+                    for reply in read {
+                        if let Some(i) = pages_ref.iter().position(|p| p.page_no == reply.page) {
+                            results.push((i, reply.result));
                         }
                     }
                 }

@@ -417,6 +417,11 @@ pub struct WorkerRequest {
     pub pages: Vec<u32>,
     /// Most characters read from a page ([`crate::ExtractOptions::max_page_chars`]).
     pub max_chars: usize,
+    /// Read the pages' text layer only, without OCR (a share of a large document's pages
+    /// read beside the parent, which MuPDF's locks keep threads of one process from doing
+    /// at full speed); `languages` and `data_dir` are then not used.
+    #[serde(default)]
+    pub text_only: bool,
 }
 
 /// One page a worker recognised: a JSON line on its standard output.
@@ -424,12 +429,16 @@ pub struct WorkerRequest {
 pub struct WorkerReply {
     /// 1-based page.
     pub page: u32,
-    /// The page read by OCR, or why it could not be.
+    /// The page read (by OCR, or its text layer for a `text_only` request), or why it could
+    /// not be.
     pub result: Result<nanoindex_core::extract::PageText, String>,
+    /// `text_only`: the page held more than `max_chars` characters and was cut.
+    #[serde(default)]
+    pub cut: bool,
+    /// `text_only`: the text layer looks like garbage (a candidate for OCR).
+    #[serde(default)]
+    pub garbage: bool,
 }
-
-/// A page's OCR as a worker returns it: the 1-based page and its text, or why it failed.
-pub(crate) type PageResult = (u32, Result<nanoindex_core::extract::PageText, String>);
 
 /// A started worker: its process and the temporary copy of the PDF it reads.
 pub(crate) struct Worker {
@@ -454,7 +463,7 @@ impl Worker {
     ///
     /// # Errors
     /// A message when the worker exits with a failure or writes something unreadable.
-    pub(crate) fn collect(mut self, tick: &(dyn Fn() + Sync)) -> Result<Vec<PageResult>, String> {
+    pub(crate) fn collect(mut self, tick: &(dyn Fn() + Sync)) -> Result<Vec<WorkerReply>, String> {
         use std::io::BufRead;
         let stdout = self
             .child
@@ -467,7 +476,7 @@ impl Worker {
             let reply: WorkerReply = serde_json::from_str(&line)
                 .map_err(|e| format!("unreadable reply from the OCR worker: {e}"))?;
             tick();
-            out.push((reply.page, reply.result));
+            out.push(reply);
         }
         let status = self
             .child
@@ -526,8 +535,8 @@ pub(crate) fn spawn_workers(
 }
 
 /// Serves one worker: reads a [`WorkerRequest`] from `input`, recognises its pages of the
-/// PDF at `pdf` one after another, and writes a [`WorkerReply`] JSON line to `output` per page
-/// as it is done.
+/// PDF at `pdf` one after another (or, for a `text_only` request, reads their text layer),
+/// and writes a [`WorkerReply`] JSON line to `output` per page as it is done.
 ///
 /// # Errors
 /// A message when the request is unreadable, the PDF cannot be read or opened, the language
@@ -541,11 +550,15 @@ pub fn serve_worker(
         serde_json::from_reader(input).map_err(|e| format!("unreadable OCR request: {e}"))?;
     let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read `{}`: {e}", pdf.display()))?;
     let name = pdf.display().to_string();
-    let resolved = ResolvedOcr::new(&OcrOptions {
-        mode: OcrMode::Always,
-        languages: request.languages.clone(),
-        data_dir: request.data_dir.clone(),
-    })?;
+    let resolved = if request.text_only {
+        None
+    } else {
+        Some(ResolvedOcr::new(&OcrOptions {
+            mode: OcrMode::Always,
+            languages: request.languages.clone(),
+            data_dir: request.data_dir.clone(),
+        })?)
+    };
     let doc = crate::open(&bytes, &name, request.password.as_deref()).map_err(|e| e.to_string())?;
     let count = doc
         .page_count()
@@ -553,16 +566,31 @@ pub fn serve_worker(
         .max(0) as u32;
     let labels = crate::labels::page_labels(&doc, count);
     for page in request.pages {
+        let (mut cut, mut garbage) = (false, false);
         let result = if page == 0 || page > count {
             Err(format!("no page {page}"))
         } else {
             crate::guarded(|| {
-                let (read, _, _) = crate::extract_page(&doc, page - 1, &labels, request.max_chars)?;
-                crate::ocr_page(&doc, page - 1, &read, &resolved, request.max_chars)
+                let (read, was_cut, looks_garbage) =
+                    crate::extract_page(&doc, page - 1, &labels, request.max_chars)?;
+                match &resolved {
+                    Some(resolved) => {
+                        crate::ocr_page(&doc, page - 1, &read, resolved, request.max_chars)
+                    }
+                    None => {
+                        (cut, garbage) = (was_cut, looks_garbage);
+                        Ok(read)
+                    }
+                }
             })
         };
-        let line =
-            serde_json::to_string(&WorkerReply { page, result }).map_err(|e| e.to_string())?;
+        let reply = WorkerReply {
+            page,
+            result,
+            cut,
+            garbage,
+        };
+        let line = serde_json::to_string(&reply).map_err(|e| e.to_string())?;
         writeln!(output, "{line}")
             .and_then(|()| output.flush())
             .map_err(|e| format!("cannot write the OCR reply: {e}"))?;

@@ -78,7 +78,8 @@ pub struct Config {
     pub ocr: OcrOptions,
     /// Hears each page OCR recognises (for a progress bar).
     pub ocr_progress: Option<OcrProgress>,
-    /// Worker processes that recognise pages in parallel (`None`: this process alone).
+    /// Worker processes that recognise pages, and read shares of large documents' pages, in
+    /// parallel (`None`: this process alone).
     pub ocr_workers: Option<OcrWorkers>,
     /// The text model for enrichment, as a spec string (`""` = the default model on
     /// llama.cpp; see [`llm::load_generator`]). `None`: no model — structure, paragraph

@@ -570,6 +570,9 @@ fn profile_and_statement() -> Vec<u8> {
 struct WindowReader {
     info: ModelInfo,
     requests: Arc<Mutex<Vec<GenerateRequest>>>,
+    /// The entity replies as written: the model cycles through its list as a small model
+    /// does, item by item, until the schema's maximum of 8 or until told to stop.
+    entity_replies: Arc<Mutex<Vec<String>>>,
 }
 
 const NORTHWIND_SUMMARY: &str =
@@ -583,10 +586,11 @@ impl TextGenerator for WindowReader {
     fn generate(
         &mut self,
         request: &GenerateRequest,
-        _on_token: &mut dyn FnMut(&str) -> TokenControl,
+        on_token: &mut dyn FnMut(&str) -> TokenControl,
     ) -> nanoindex_llm::Result<Generation> {
         self.requests.lock().unwrap().push(request.clone());
         let window = &request.messages[1].content;
+        let mut stop_reason = StopReason::EndOfGeneration;
         let summary_turn = request
             .json_schema
             .as_ref()
@@ -610,7 +614,22 @@ impl TextGenerator for WindowReader {
             .filter(|(name, _)| window.contains(name))
             .map(|(name, kind)| serde_json::json!({"name": name, "type": kind}))
             .collect();
-            serde_json::json!({"entities": entities, "relationships": []}).to_string()
+            let mut pieces = vec![r#"{"entities": ["#.to_string()];
+            for (i, e) in entities.iter().cycle().take(8).enumerate() {
+                let comma = if i > 0 { ", " } else { "" };
+                pieces.push(format!("{comma}{e}"));
+            }
+            pieces.push(r#"], "relationships": []}"#.to_string());
+            let mut written = String::new();
+            for piece in pieces {
+                written.push_str(&piece);
+                if on_token(&piece) == TokenControl::Stop {
+                    stop_reason = StopReason::Callback;
+                    break;
+                }
+            }
+            self.entity_replies.lock().unwrap().push(written.clone());
+            written
         };
         Ok(Generation {
             text,
@@ -620,7 +639,7 @@ impl TextGenerator for WindowReader {
             n_completion_tokens: 30,
             prefill_ms: 1.0,
             decode_ms: 1.0,
-            stop_reason: StopReason::EndOfGeneration,
+            stop_reason,
         })
     }
 }
@@ -628,6 +647,7 @@ impl TextGenerator for WindowReader {
 #[test]
 fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_paraphrased() {
     let requests = Arc::new(Mutex::new(Vec::new()));
+    let entity_replies = Arc::new(Mutex::new(Vec::new()));
     let model = WindowReader {
         info: ModelInfo {
             name: "reader".into(),
@@ -638,9 +658,19 @@ fn each_window_is_read_once_for_its_summary_and_entities_and_tables_are_not_para
             backend: "test".into(),
         },
         requests: Arc::clone(&requests),
+        entity_replies: Arc::clone(&entity_replies),
     };
     let engine = NanoIndex::with_generator(Config::default(), Box::new(model));
     let doc = index_with(&engine, &profile_and_statement(), "northwind.pdf");
+    // The entity list was ended at its first repeated item, not decoded to its maximum.
+    let entity_replies = entity_replies.lock().unwrap();
+    assert_eq!(entity_replies.len(), 1, "{entity_replies:?}");
+    assert_eq!(
+        entity_replies[0].matches("Northwind Traders").count(),
+        2,
+        "{entity_replies:?}"
+    );
+    assert!(!entity_replies[0].contains("relationships"));
     let overview = find(&doc.tree, "Business Overview");
     let statement = find(&doc.tree, "Consolidated Statements of Operations");
     assert!(

@@ -33,7 +33,7 @@ use nanoindex_llm::{GenerateRequest, Generation, LlmError, TextGenerator, TokenC
 
 pub use checkpoint::Checkpoint;
 pub use entities::EntityStats;
-pub use read::WINDOW_TOKENS;
+pub use read::{SUMMARY_TURNS, WINDOW_TOKENS};
 pub use split::SplitStats;
 pub use summary::{SummaryStats, MIN_SUMMARY_TOKENS};
 
@@ -214,7 +214,21 @@ impl<'a, 'p> Calls<'a, 'p> {
     /// One request.
     pub(crate) fn one(&mut self, request: &GenerateRequest) -> Result<Generation, LlmError> {
         Ok(self
-            .batch(std::slice::from_ref(request))?
+            .batch_with(std::slice::from_ref(request), None)?
+            .pop()
+            .expect("one reply per request"))
+    }
+
+    /// One request whose reply `watch` sees as it is written (the whole text so far, after
+    /// every piece) and may end early ([`TokenControl::Stop`]): the reply is then the text
+    /// so far. A reply from the checkpoint is not watched (it was cut when it was written).
+    pub(crate) fn one_watched(
+        &mut self,
+        request: &GenerateRequest,
+        watch: &mut dyn FnMut(&str) -> TokenControl,
+    ) -> Result<Generation, LlmError> {
+        Ok(self
+            .batch_with(std::slice::from_ref(request), Some(watch))?
             .pop()
             .expect("one reply per request"))
     }
@@ -233,6 +247,16 @@ impl<'a, 'p> Calls<'a, 'p> {
         &mut self,
         requests: &[GenerateRequest],
     ) -> Result<Vec<Generation>, LlmError> {
+        self.batch_with(requests, None)
+    }
+
+    /// [`Calls::batch`], with a watcher for a single request ([`Calls::one_watched`]).
+    fn batch_with(
+        &mut self,
+        requests: &[GenerateRequest],
+        mut watch: Option<&mut dyn FnMut(&str) -> TokenControl>,
+    ) -> Result<Vec<Generation>, LlmError> {
+        debug_assert!(watch.is_none() || requests.len() == 1);
         let counted = self.expected.min(requests.len());
         self.expected -= counted;
         self.total += requests.len() - counted;
@@ -260,7 +284,7 @@ impl<'a, 'p> Calls<'a, 'p> {
             if !todo.is_empty() {
                 let asked: Vec<GenerateRequest> = todo.iter().map(|&i| chunk[i].clone()).collect();
                 let started = Instant::now();
-                let answered = self.run(&asked)?;
+                let answered = self.run(&asked, watch.take())?;
                 self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
                 for r in &answered {
                     self.calls += 1;
@@ -300,12 +324,22 @@ impl<'a, 'p> Calls<'a, 'p> {
     }
 
     /// One batch of requests on the model.
-    fn run(&mut self, chunk: &[GenerateRequest]) -> Result<Vec<Generation>, LlmError> {
+    fn run(
+        &mut self,
+        chunk: &[GenerateRequest],
+        mut watch: Option<&mut dyn FnMut(&str) -> TokenControl>,
+    ) -> Result<Vec<Generation>, LlmError> {
         let attempt = if chunk.len() == 1 {
             // One request: `generate` reuses the previous prompt's cached prefix.
-            self.llm
-                .generate(&chunk[0], &mut |_| TokenControl::Continue)
-                .map(|r| vec![r])
+            let mut written = String::new();
+            let mut on_token = |piece: &str| {
+                written.push_str(piece);
+                match &mut watch {
+                    Some(watch) => watch(&written),
+                    None => TokenControl::Continue,
+                }
+            };
+            self.llm.generate(&chunk[0], &mut on_token).map(|r| vec![r])
         } else {
             self.llm.generate_batch(chunk)
         };

@@ -55,12 +55,35 @@ fn own_words_schema() -> serde_json::Value {
 /// The summary of a window read for its entities too: [`summary`]'s request with the reply
 /// constrained to one JSON string that begins with "This section " ([`own_words_schema`];
 /// read it with [`summary_text`]).
-pub(super) fn summary_in_own_words(title: &str, text: &str) -> GenerateRequest {
+///
+/// `system` is the conversation's system message ([`reading_system`]).
+pub(super) fn summary_in_own_words(title: &str, text: &str, system: &str) -> GenerateRequest {
     let mut request = summary(title, text, false)
         .with_json_schema(own_words_schema())
         .with_max_tokens(SUMMARY_MAX_TOKENS + 16);
+    request.messages[0].content = system.to_string();
     request.stop.clear();
     request
+}
+
+/// The system message of a window's reading conversation ([`summary_in_own_words`], then
+/// [`entities_after_summary`]): the summaries' instructions and what the entity turn will
+/// ask for, with its types. It is the same for every window of a document, so the backend
+/// evaluates it once (the prefix each conversation shares with the one before), and the
+/// entity turn of each window is one short line instead of the type lists again. `focus`
+/// says what the document is ("a company's annual report").
+pub(super) fn reading_system(
+    focus: &str,
+    entity_types: &[&str],
+    relation_types: &[&str],
+) -> String {
+    format!(
+        "{SUMMARY_SYSTEM} When asked for entities, you list the entities a section of {focus} \
+         names (types: {}), each name copied exactly as the text writes it, and the \
+         relationships between them (types: {}), as JSON.",
+        entity_types.join(", "),
+        relation_types.join(", ")
+    )
 }
 
 /// The summary asked again as the next turn of its conversation, after the model's
@@ -188,12 +211,12 @@ pub(super) fn entities(
 
 /// The entities and relationships of the window a summary was just written for: the
 /// summary's conversation (`summary_request` and the model's `summary_reply`, as generated)
-/// with one more user turn asking for them. The conversation so far is the prompt prefix
-/// the backend still holds, so the window's text is not evaluated again.
+/// with one more user turn asking for them; the types are in the conversation's system
+/// message ([`reading_system`]) and the schema's enums. The conversation so far is the
+/// prompt prefix the backend still holds, so the window's text is not evaluated again.
 pub(super) fn entities_after_summary(
     summary_request: &GenerateRequest,
     summary_reply: &str,
-    focus: &str,
     entity_types: &[&str],
     relation_types: &[&str],
 ) -> GenerateRequest {
@@ -201,15 +224,10 @@ pub(super) fn entities_after_summary(
     request
         .messages
         .push(nanoindex_llm::ChatMessage::assistant(summary_reply));
-    request
-        .messages
-        .push(nanoindex_llm::ChatMessage::user(format!(
-            "Now list the entities that section of {focus} names (types: {}), each name copied \
-         exactly as the text writes it, and the relationships between them (types: {}). \
-         Reply with JSON only.",
-            entity_types.join(", "),
-            relation_types.join(", ")
-        )));
+    request.messages.push(nanoindex_llm::ChatMessage::user(
+        "Now list the entities that section names and the relationships between them. Reply \
+         with JSON only.",
+    ));
     request.stop.clear();
     request
         .with_max_tokens(ENTITIES_MAX_TOKENS)

@@ -10,12 +10,13 @@
 //!
 //! - summaries and entities: a conversation of two turns, one window after the other. The
 //!   first asks for the summary, written as one JSON string that begins with "This section"
-//!   ([`prompts::summary_in_own_words`]; asked once more in the same conversation when it
-//!   copies the text); the second, the summary's
+//!   ([`prompts::summary_in_own_words`]; asked again in the same conversation when it
+//!   copies the text, up to [`SUMMARY_TURNS`] turns in all); the second, the summary's
 //!   conversation plus one more user turn, asks for the entities and relationships under a
 //!   JSON Schema ([`prompts::entities_after_summary`]). The backend still holds the first
 //!   turn's keys and values, so the second evaluates only its own new tokens, never the
-//!   window's text again. (Writing the summary inside the JSON reply instead was tried: the
+//!   window's text again; the list is ended at its first repeated item
+//!   ([`repeats_an_item`]). (Writing the summary inside the JSON reply instead was tried: the
 //!   default model then looped on the summary or the list until the token limit.)
 //! - entities only: one request with the instructions and types as the system message
 //!   ([`prompts::entities`]), the same for every window, so llama.cpp evaluates that prefix
@@ -26,7 +27,7 @@ use std::collections::HashSet;
 
 use nanoindex_core::tree::row_key;
 use nanoindex_core::{estimate_tokens, NodeId, TreeNode};
-use nanoindex_llm::{GenerateRequest, LlmError};
+use nanoindex_llm::{GenerateRequest, LlmError, TokenControl};
 
 use super::summary::{clean, usable};
 use super::{prompts, Calls};
@@ -35,6 +36,12 @@ use crate::text::{boundaries, head, pack};
 /// Estimated tokens of prose per window when model entities are asked for (with or without
 /// summaries); summaries alone use the enrichment's prompt budget.
 pub const WINDOW_TOKENS: usize = 480;
+
+/// Most summary turns of one window's conversation: the first request and the retries
+/// after a reply that is not usable. A window whose last reply is still not usable has no
+/// summary of its own (it is not read again alone: that would evaluate its text twice, and
+/// on the default model such retries mostly returned the text reworded).
+pub const SUMMARY_TURNS: usize = 3;
 
 /// One window of one node's prose.
 #[derive(Debug, Clone)]
@@ -55,8 +62,9 @@ pub(crate) struct Reading {
     /// The summary written for the window, as the model wrote it (`None` when not asked for);
     /// `summary` checks and cleans it.
     pub summary: Option<String>,
-    /// Whether the summary was already asked for again (its first reply was not usable).
-    pub retried: bool,
+    /// Replies rejected in the window's conversation and asked for again there (0 to
+    /// [`SUMMARY_TURNS`] − 1); the last reply is `summary`.
+    pub retried: usize,
     /// The reply's `entities` and `relationships` (`Null` when not asked for or not JSON).
     pub entities: serde_json::Value,
 }
@@ -182,7 +190,7 @@ pub(crate) fn read(
                 .into_iter()
                 .map(|reply| Reading {
                     summary: Some(reply.text),
-                    retried: false,
+                    retried: 0,
                     entities: serde_json::Value::Null,
                 })
                 .collect())
@@ -199,35 +207,47 @@ pub(crate) fn read(
                 .into_iter()
                 .map(|reply| Reading {
                     summary: None,
-                    retried: false,
+                    retried: 0,
                     entities: salvage(&reply.text),
                 })
                 .collect())
         }
         (Some(e), true) => {
             calls.expect(2 * windows.len());
+            let system = prompts::reading_system(e.focus, e.entity_types, e.relation_types);
             let mut readings = Vec::with_capacity(windows.len());
             for w in windows {
-                let mut asked_summary = prompts::summary_in_own_words(&w.title, &w.text);
+                let mut asked_summary = prompts::summary_in_own_words(&w.title, &w.text, &system);
                 // The reply as generated goes back into the conversation (the backend's cache
                 // holds those tokens); its text is the summary.
                 let mut reply = calls.one(&asked_summary)?.text;
-                let mut retried = false;
-                if !usable(&clean(&prompts::summary_text(&reply)), &w.text) {
-                    // Asked again while the conversation is still in the backend's cache.
+                let mut retried = 0;
+                while retried + 1 < SUMMARY_TURNS
+                    && !usable(&clean(&prompts::summary_text(&reply)), &w.text)
+                {
+                    // Asked again while the conversation is still in the backend's cache:
+                    // each turn evaluates the reply and one line, not the window again.
                     calls.expect(1);
                     asked_summary = prompts::summary_again(&asked_summary, &reply);
                     reply = calls.one(&asked_summary)?.text;
-                    retried = true;
+                    retried += 1;
                 }
                 let asked_entities = prompts::entities_after_summary(
                     &asked_summary,
                     &reply,
-                    e.focus,
                     e.entity_types,
                     e.relation_types,
                 );
-                let entities = salvage(&calls.one(&asked_entities)?.text);
+                // A list that starts over is ended there: the model has run out of items,
+                // and decoding the repeats until the schema's maximum was most of the time.
+                let mut watch = |written: &str| {
+                    if repeats_an_item(written) {
+                        TokenControl::Stop
+                    } else {
+                        TokenControl::Continue
+                    }
+                };
+                let entities = salvage(&calls.one_watched(&asked_entities, &mut watch)?.text);
                 readings.push(Reading {
                     summary: Some(prompts::summary_text(&reply)),
                     retried,
@@ -237,6 +257,125 @@ pub(crate) fn read(
             Ok(readings)
         }
     }
+}
+
+/// Whether an entities reply being written (`{"entities": [...], "relationships": [...]}`,
+/// possibly cut anywhere) has begun to repeat itself: an entity whose `name` (compared
+/// without case or surrounding space) an earlier entity had, or a relationship whose source,
+/// relation and target an earlier one had. Greedy decoding that repeats an item has run out
+/// of new ones and goes on cycling through the list until the schema's `maxItems`.
+pub(crate) fn repeats_an_item(reply: &str) -> bool {
+    /// A container open at this point: an object with its current key and the string
+    /// fields read so far, or an array with the key it is the value of.
+    enum Frame {
+        Object {
+            key: Option<String>,
+            after_colon: bool,
+            fields: Vec<(String, String)>,
+        },
+        Array {
+            key: Option<String>,
+        },
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut triples: HashSet<(String, String, String)> = HashSet::new();
+    let mut string: Option<String> = None;
+    let mut escaped = false;
+    // The key of the array that holds the object on top of the stack.
+    let list_of = |stack: &[Frame]| -> Option<String> {
+        match stack.iter().rev().nth(1) {
+            Some(Frame::Array { key }) => key.clone(),
+            _ => None,
+        }
+    };
+    for c in reply.chars() {
+        if let Some(buf) = string.as_mut() {
+            match (escaped, c) {
+                (true, _) => {
+                    escaped = false;
+                    buf.push(c);
+                }
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    let value = string.take().unwrap_or_default();
+                    let in_entities = list_of(&stack).as_deref() == Some("entities");
+                    if let Some(Frame::Object {
+                        key,
+                        after_colon,
+                        fields,
+                    }) = stack.last_mut()
+                    {
+                        if !*after_colon {
+                            *key = Some(value);
+                        } else if let Some(k) = key.clone() {
+                            if in_entities
+                                && k == "name"
+                                && !names.insert(value.trim().to_lowercase())
+                            {
+                                return true;
+                            }
+                            fields.push((k, value));
+                        }
+                    }
+                }
+                (false, _) => buf.push(c),
+            }
+            continue;
+        }
+        match c {
+            '"' => string = Some(String::new()),
+            ':' => {
+                if let Some(Frame::Object { after_colon, .. }) = stack.last_mut() {
+                    *after_colon = true;
+                }
+            }
+            ',' => {
+                if let Some(Frame::Object {
+                    key, after_colon, ..
+                }) = stack.last_mut()
+                {
+                    *key = None;
+                    *after_colon = false;
+                }
+            }
+            '{' => stack.push(Frame::Object {
+                key: None,
+                after_colon: false,
+                fields: Vec::new(),
+            }),
+            '[' => {
+                let key = match stack.last() {
+                    Some(Frame::Object { key, .. }) => key.clone(),
+                    _ => None,
+                };
+                stack.push(Frame::Array { key });
+            }
+            '}' => {
+                let in_relationships = list_of(&stack).as_deref() == Some("relationships");
+                if let Some(Frame::Object { fields, .. }) = stack.pop() {
+                    if in_relationships {
+                        let field = |name: &str| {
+                            fields
+                                .iter()
+                                .find(|(k, _)| k == name)
+                                .map(|(_, v)| v.trim().to_lowercase())
+                                .unwrap_or_default()
+                        };
+                        let triple = (field("source"), field("relation"), field("target"));
+                        if !triples.insert(triple) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            ']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The JSON value of a reply, or of its longest complete part when the reply was cut (the
@@ -337,6 +476,26 @@ mod tests {
         // A whole reply parses as it is; nothing usable is Null.
         assert_eq!(salvage(r#"{"a": [1]}"#), serde_json::json!({"a": [1]}));
         assert_eq!(salvage(r#"{"summ"#), serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_list_that_starts_over_is_seen_at_its_first_repeated_item() {
+        let fresh = r#"{"entities": [{"name": "Amcor plc", "type": "organization"}, {"name": "Bemis", "type": "organization"}], "relationships": [{"source": "Amcor plc", "relation": "acquired", "target": "Bemis"}, {"source": "Bemis", "relation": "acquired", "target": "Amcor plc"}]}"#;
+        assert!(!repeats_an_item(fresh));
+        // Every prefix of a reply without repeats has none either.
+        assert!((0..fresh.len()).all(|i| !repeats_an_item(&fresh[..i])));
+        // The name is seen as soon as its string closes, before the item does; case and
+        // surrounding space do not make it new.
+        let again = r#"{"entities": [{"name": "Amcor plc", "type": "organization"}, {"name": "Bemis", "type": "organization"}, {"name": " amcor PLC""#;
+        assert!(repeats_an_item(again));
+        assert!(!repeats_an_item(&again[..again.len() - 1]));
+        // A name equal to a type or a relationship's end is not an entity repeated.
+        let types = r#"{"entities": [{"name": "organization", "type": "organization"}], "relationships": [{"source": "organization", "relation": "acquired", "target": "Bemis"}"#;
+        assert!(!repeats_an_item(types));
+        // A relationship repeated whole; quotes escaped inside names are read as text.
+        let twice = r#"{"entities": [{"name": "A "B"", "type": "organization"}, {"name": "A B", "type": "organization"}], "relationships": [{"source": "A "B"", "relation": "owns", "target": "A B"}, {"source": "A "B"", "relation": "owns", "target": "A B"}"#;
+        assert!(!repeats_an_item(&twice[..twice.len() - 1]));
+        assert!(repeats_an_item(twice));
     }
 
     #[test]

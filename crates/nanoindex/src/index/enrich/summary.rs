@@ -10,9 +10,9 @@
 //!
 //! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
 //! over and over) and not a copy of the text's first sentence. A rejected summary is asked
-//! for again — first as the next turn of its conversation when the window was read for
-//! entities too (module `read`), then alone with a stricter instruction — and otherwise
-//! left out.
+//! for again: as the next turns of its conversation when the window was read for entities
+//! too (module `read`, at most [`super::SUMMARY_TURNS`] turns, and not read again alone),
+//! otherwise alone with a stricter instruction; and then left out.
 
 use std::collections::{HashMap, HashSet};
 
@@ -84,21 +84,24 @@ pub(crate) fn summarize(
         .collect();
 
     // Stage 1: the summary of every window, read with its entities; a window whose summary
-    // is missing or not usable is asked for it alone.
+    // is missing or not usable, and was not asked again in its conversation, is asked for
+    // it alone.
     let mut window_summary: Vec<Option<String>> = Vec::with_capacity(windows.len());
     let mut retry = Vec::new();
     let mut retry_at = Vec::new();
     for (w, (window, reading)) in windows.iter().zip(readings).enumerate() {
         let text = reading.summary.as_deref().map(clean).unwrap_or_default();
-        if reading.retried {
-            // Rejected once already, and asked again in its conversation when it was read.
-            stats.rejected += 1;
-        }
+        // Rejected, and asked again in its conversation when it was read.
+        stats.rejected += reading.retried;
         if usable(&text, &window.text) {
             window_summary.push(Some(text));
+        } else if reading.retried > 0 {
+            // Its conversation had its retries; not read again.
+            stats.rejected += 1;
+            window_summary.push(None);
         } else {
-            // Asked alone, with the stricter instruction (a conversation that went wrong
-            // twice tends to go on going wrong).
+            // Asked alone, with the stricter instruction (a window read for its summary
+            // only, in a batch, or one whose reading was skipped).
             if reading.summary.is_some() {
                 stats.rejected += 1;
             }
