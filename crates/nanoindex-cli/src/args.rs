@@ -64,15 +64,20 @@ impl OcrArgs {
 /// executable's path is unknown or there is one core.
 ///
 /// `jobs` documents read at once share the cores: each gets `cores / jobs - 1` workers, so
-/// the processes recognising pages never outnumber the cores.
+/// the processes recognising pages never outnumber the cores. When several documents are
+/// read at once, a large document's pages are handed off to workers entirely
+/// ([`nanoindex::OcrWorkers::hand_off`]), so that the documents are read in separate
+/// processes, not on threads of this one.
 pub fn ocr_workers(jobs: usize) -> Option<nanoindex::OcrWorkers> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let count = (cores / jobs.max(1)).saturating_sub(1);
+    let hand_off = jobs > 1 && cores > 1;
     let command = std::env::current_exe().ok()?;
-    (count > 0).then(|| nanoindex::OcrWorkers {
+    (count > 0 || hand_off).then(|| nanoindex::OcrWorkers {
         command,
         args: vec!["ocr-worker".to_string()],
         count,
+        hand_off,
     })
 }
 

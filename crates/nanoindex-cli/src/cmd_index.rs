@@ -303,9 +303,10 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.jobs
     };
-    // OCR worker processes share the cores with the documents read at once.
+    // Worker processes (OCR, pages of large documents) share the cores with the documents
+    // read at once: never more of those than there are documents.
     let engine = NanoIndex::new(Config {
-        ocr_workers: crate::args::ocr_workers(jobs),
+        ocr_workers: crate::args::ocr_workers(jobs.min(files.len()).max(1)),
         ..engine.config().clone()
     });
     if !args.no_llm {

@@ -1066,21 +1066,33 @@ fn large_documents_are_read_in_shares_by_worker_processes() {
         log.display(),
         env!("CARGO_BIN_EXE_nanoindex-local")
     );
-    let workers = |command: &str| nanoindex_pdf::ExtractOptions {
+    let workers = |command: &str, count: usize, hand_off: bool| nanoindex_pdf::ExtractOptions {
         ocr_workers: Some(nanoindex::OcrWorkers {
             command: command.into(),
             args: vec!["-c".to_string(), script.clone()],
-            count: 2,
+            count,
+            hand_off,
         }),
         ..Default::default()
     };
-    let shared = nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("sh")).unwrap();
-    let started = std::fs::read_to_string(&log).unwrap_or_default();
-    assert_eq!(started.lines().count(), 2, "two workers served shares");
+    let started = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let shared = nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("sh", 2, false));
+    let shared = shared.unwrap();
+    assert_eq!(started(), 2, "two workers served shares");
     assert_eq!(shared.pages, alone.pages);
     assert_eq!(shared.warnings, alone.warnings);
 
+    // Handed off: one worker reads every page, none is read here.
+    let handed = nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("sh", 0, true));
+    assert_eq!(started(), 3, "one more worker read the document");
+    assert_eq!(handed.unwrap().pages, alone.pages);
+
     let fallback =
-        nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("/nonexistent/sh")).unwrap();
-    assert_eq!(fallback.pages, alone.pages);
+        nanoindex_pdf::extract_bytes(&bytes, "lease.pdf", &workers("/nonexistent/sh", 2, true));
+    assert_eq!(fallback.unwrap().pages, alone.pages);
 }

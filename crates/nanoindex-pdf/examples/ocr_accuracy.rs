@@ -60,6 +60,7 @@ fn main() -> ExitCode {
             command: program.into(),
             args: vec!["ocr-worker".to_string()],
             count,
+            hand_off: false,
         }),
         _ => None,
     };

@@ -128,18 +128,19 @@ pub fn extract_bytes(
     warnings.extend(outline_warnings);
 
     let max_chars = options.max_page_chars;
-    let workers = match &options.ocr_workers {
+    let (workers, hand_off) = match &options.ocr_workers {
         // A document rebuilt from recovered pages exists only in this process.
-        Some(w) if !rebuilt && page_count >= WORKER_MIN_PAGES => {
-            w.count.min((page_count / WORKER_MIN_PAGES) as usize)
-        }
-        _ => 0,
+        Some(w) if !rebuilt && page_count >= WORKER_MIN_PAGES => (
+            w.count.min((page_count / WORKER_MIN_PAGES) as usize),
+            w.hand_off,
+        ),
+        _ => (0, false),
     };
     let results: Vec<Result<(PageText, bool, bool), String>> = if page_count < PARALLEL_MIN_PAGES {
         (0..page_count)
             .map(|idx| guarded(|| extract_page(&doc, idx, &labels, max_chars)))
             .collect()
-    } else if let (1.., Some(config)) = (workers, &options.ocr_workers) {
+    } else if let (true, Some(config)) = (workers > 0 || hand_off, &options.ocr_workers) {
         extract_beside(&doc, bytes, &labels, page_count, options, config, workers)
     } else {
         drop(doc);
@@ -200,6 +201,10 @@ pub fn extract_bytes(
     })
 }
 
+/// One page read: its text, whether it was cut at the character limit, and whether its text
+/// layer looks like garbage; or why it could not be read.
+type PageRead = Result<(PageText, bool, bool), String>;
+
 /// Documents of fewer pages are read in this process only; at this many pages and more,
 /// each worker process ([`ExtractOptions::ocr_workers`]) reads a share of at least this many
 /// pages (a worker's start, its own opening of the file and the pages' JSON cost about what
@@ -210,8 +215,10 @@ const WORKER_MIN_PAGES: u32 = 16;
 /// global locks keep the threads of one process from reading at full speed; processes
 /// do not share them): the pages are cut into `workers + 1` consecutive shares, this
 /// process reads the first with `doc` while the workers read the others
-/// ([`ocr::WorkerRequest::text_only`]). Pages a worker does not return (it could not start,
-/// failed or wrote something unreadable) are read here. One result per page, in order.
+/// ([`ocr::WorkerRequest::text_only`]); with [`ocr::OcrWorkers::hand_off`], into one share
+/// per worker (at least one), all read by workers. Pages a worker does not return (it
+/// could not start, failed or wrote something unreadable) are read here. One result per
+/// page, in order.
 fn extract_beside(
     doc: &PdfDocument,
     bytes: &[u8],
@@ -220,8 +227,12 @@ fn extract_beside(
     options: &ExtractOptions,
     config: &ocr::OcrWorkers,
     workers: usize,
-) -> Vec<Result<(PageText, bool, bool), String>> {
-    let shares = workers as u32 + 1;
+) -> Vec<PageRead> {
+    let (shares, first_worker) = if config.hand_off {
+        (workers.max(1) as u32, 0)
+    } else {
+        (workers as u32 + 1, 1)
+    };
     let share = |k: u32| (page_count * k / shares)..(page_count * (k + 1) / shares);
     let request = |k: usize| ocr::WorkerRequest {
         password: options.password.clone(),
@@ -232,10 +243,10 @@ fn extract_beside(
         text_only: true,
     };
     let max_chars = options.max_page_chars;
-    let mut results: Vec<Option<Result<(PageText, bool, bool), String>>> =
-        (0..page_count).map(|_| None).collect();
+    let mut results: Vec<Option<PageRead>> = (0..page_count).map(|_| None).collect();
     std::thread::scope(|scope| {
-        let spawned: Vec<_> = ocr::spawn_workers(config, bytes, (1..=workers).map(request))
+        let asked = (first_worker as usize..shares as usize).map(request);
+        let spawned: Vec<_> = ocr::spawn_workers(config, bytes, asked)
             .map(|children| {
                 children
                     .into_iter()
@@ -243,8 +254,10 @@ fn extract_beside(
                     .collect()
             })
             .unwrap_or_default();
-        for idx in share(0) {
-            results[idx as usize] = Some(guarded(|| extract_page(doc, idx, labels, max_chars)));
+        if first_worker == 1 {
+            for idx in share(0) {
+                results[idx as usize] = Some(guarded(|| extract_page(doc, idx, labels, max_chars)));
+            }
         }
         for handle in spawned {
             if let Ok(Ok(replies)) = handle.join() {

@@ -402,6 +402,10 @@ pub struct OcrWorkers {
     pub args: Vec<String>,
     /// Processes started beside this one (at most one per page beyond the first).
     pub count: usize,
+    /// This process reads none of a large document's pages itself: they are read by the
+    /// `count` workers, or by one when `count` is 0. For a batch that reads several
+    /// documents at once on threads of this process, which MuPDF's global locks would slow.
+    pub hand_off: bool,
 }
 
 /// What a worker is asked to recognise, written as one JSON object on its standard input.
