@@ -332,12 +332,12 @@ impl<'a, 'p> Calls<'a, 'p> {
         let attempt = if chunk.len() == 1 {
             // One request: `generate` reuses the previous prompt's cached prefix.
             let mut written = String::new();
-            let mut on_token = |piece: &str| {
-                written.push_str(piece);
-                match &mut watch {
-                    Some(watch) => watch(&written),
-                    None => TokenControl::Continue,
+            let mut on_token = |piece: &str| match &mut watch {
+                Some(watch) => {
+                    written.push_str(piece);
+                    watch(&written)
                 }
+                None => TokenControl::Continue,
             };
             self.llm.generate(&chunk[0], &mut on_token).map(|r| vec![r])
         } else {
