@@ -1165,6 +1165,11 @@ fn kerned_into_word(
 /// [`kerned_into_word`]: above rounding noise of glyph positions.
 const KERN_OVERLAP_PT: f32 = 0.01;
 
+/// Widest gap, in ems of the next character's size, between two characters of one span: a
+/// justified line's widest word spaces stay under it, the gap between a table's columns does
+/// not.
+const SPAN_GAP_EM: f32 = 1.5;
+
 /// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style,
 /// normalised text, runs of spaces collapsed to one.
 fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
@@ -1197,12 +1202,18 @@ fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
             continue;
         }
         let rect = space.map_rect(ch.rect, false);
-        let same_style = spans.last().is_some_and(|s| {
-            *s.font == *ch.font
-                && (s.size_pt - ch.size).abs() < 0.05
-                && s.bold == ch.bold
-                && s.italic == ch.italic
-        });
+        // A gap wider than [`SPAN_GAP_EM`] (a table's columns) starts a span of its own, so
+        // each figure of a row has its own box, not one estimated within the row's.
+        let near = spans
+            .last()
+            .is_none_or(|s| rect.x0 - s.bbox.x1 <= SPAN_GAP_EM * ch.size.max(1.0));
+        let same_style = near
+            && spans.last().is_some_and(|s| {
+                *s.font == *ch.font
+                    && (s.size_pt - ch.size).abs() < 0.05
+                    && s.bold == ch.bold
+                    && s.italic == ch.italic
+            });
         if !same_style {
             spans.push(TextSpan {
                 text: String::new(),

@@ -333,7 +333,8 @@ impl RetrievalIndex {
     /// The figure line `line` gives for `year`, read the one way the engine reads a row's
     /// columns: when the line is a body row of a tree table with dated columns, from its cell
     /// in the column of `year` (see [`IndexedTable::figure_for`]; `occurrence` and `length`
-    /// choose among several columns of one year), cited with the cell's and its header's
+    /// choose among several columns of one year, and `asked`, the question, among columns of
+    /// different things), cited with the cell's and its header's
     /// boxes, and `None` for a blank cell; otherwise from the line's figures under its header
     /// line (the nearest line above naming two or more years, [`read_cell_in`]), without
     /// boxes and with that header line as `head`.
@@ -344,9 +345,10 @@ impl RetrievalIndex {
         year: u32,
         occurrence: usize,
         length: Option<PeriodLength>,
+        asked: &str,
     ) -> Option<TableFigure> {
         if let Some((table, row)) = self.table_row(line).filter(|(t, _)| t.dated()) {
-            return table.figure_for(row, year, occurrence, length);
+            return table.figure_for(row, year, occurrence, length, asked);
         }
         let header = self.header_above(line)?;
         let cell = read_cell_in(&self.lines.get(line)?.text, &header, year, occurrence)?;

@@ -124,6 +124,34 @@ impl IndexedTable {
                 }
             }
         }
+        // A table-wide period ("Year ended December 31, 2022" over columns of regions): the
+        // header rows name one year, in one row that states a period; it dates every column.
+        let mut dated_rows = table.header_rows.iter().filter_map(|row| {
+            let text = row
+                .iter()
+                .skip(1)
+                .map(|c| c.text.trim())
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let years = numbers_in(&text)
+                .into_iter()
+                .filter(|n| n.is_year())
+                .count();
+            (years > 0).then_some((text, years, row))
+        });
+        if let (Some((text, 1, row)), None) = (dated_rows.next(), dated_rows.next()) {
+            if states_period(&text) {
+                for column in columns.iter_mut().filter(|c| !c.head.contains(&text)) {
+                    column.head = format!("{text} {}", column.head).trim().to_string();
+                    column.head_boxes.extend(row.iter().skip(1).filter_map(|c| {
+                        let mut b = c.bbox.clone()?;
+                        b.text = Some(c.text.trim().to_string());
+                        (!c.text.trim().is_empty()).then_some(b)
+                    }));
+                }
+            }
+        }
         for column in &mut columns {
             for n in numbers_in(&column.head) {
                 if n.is_year() && n.value > 0.0 {
@@ -202,9 +230,12 @@ impl IndexedTable {
     }
 
     /// The figure of body row `row` for `year`: of the columns dated `year`, the one whose
-    /// head names the period `length` asks for, else the `occurrence`-th (0 for the first,
-    /// the shorter period by convention), else the first. `None` when no column is dated
-    /// `year` or that row's cell is blank.
+    /// head names the period `length` asks for; else, where those columns are of different
+    /// things (regions, segments: [`Column::head`] words other than the period's), the one
+    /// whose head names more of `asked`'s words (the question), else the one headed as the
+    /// whole (`Total`, `Worldwide`, `Consolidated`); else the `occurrence`-th (0 for the
+    /// first, the shorter period by convention), else the first. `None` when no column is
+    /// dated `year` or that row's cell is blank.
     #[must_use]
     pub fn figure_for(
         &self,
@@ -212,6 +243,7 @@ impl IndexedTable {
         year: u32,
         occurrence: usize,
         length: Option<PeriodLength>,
+        asked: &str,
     ) -> Option<TableFigure> {
         let columns = self.year_columns(year);
         let by_length = length.and_then(|want| {
@@ -221,10 +253,102 @@ impl IndexedTable {
                 .find(|&k| period_length(&self.columns[k].head) == Some(want))
         });
         let column = by_length
+            .or_else(|| self.by_what(&columns, asked))
             .or_else(|| columns.get(occurrence).copied())
             .or_else(|| columns.first().copied())?;
         self.figure(row, column)
     }
+
+    /// Of `columns` (one year's), when their heads name different things besides the period,
+    /// the one naming the most of `asked`'s words (and more than any other), else the first
+    /// headed as the whole; `None` when the heads differ only in their periods or neither
+    /// choice decides.
+    fn by_what(&self, columns: &[usize], asked: &str) -> Option<usize> {
+        let what: Vec<(usize, Vec<String>)> = columns
+            .iter()
+            .map(|&k| (k, what_words(&self.columns[k].head)))
+            .collect();
+        if what.windows(2).all(|w| w[0].1 == w[1].1) {
+            return None;
+        }
+        let asked: Vec<String> = words(asked).collect();
+        let named = |w: &[String]| w.iter().filter(|w| asked.contains(w)).count();
+        let best = what.iter().map(|(_, w)| named(w)).max().unwrap_or(0);
+        let mut most = what.iter().filter(|(_, w)| named(w) == best);
+        if let (true, Some((k, _)), None) = (best > 0, most.next(), most.next()) {
+            return Some(*k);
+        }
+        what.iter()
+            .find(|(_, w)| w.iter().any(|w| WHOLE.contains(&w.as_str())))
+            .map(|(k, _)| *k)
+    }
+}
+
+/// Words that head a column of the whole, beside its parts' columns.
+const WHOLE: [&str; 5] = ["total", "worldwide", "consolidated", "combined", "overall"];
+
+/// Words that name a period or its date, not what a column counts.
+const PERIOD_WORDS: [&str; 36] = [
+    "year",
+    "years",
+    "ended",
+    "ending",
+    "month",
+    "months",
+    "week",
+    "weeks",
+    "quarter",
+    "quarters",
+    "three",
+    "six",
+    "nine",
+    "twelve",
+    "fiscal",
+    "as",
+    "of",
+    "at",
+    "the",
+    "for",
+    "period",
+    "to",
+    "date",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "and",
+];
+
+/// Lowercased words of `text` (letters only, two or more).
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 2)
+        .map(str::to_lowercase)
+}
+
+/// The words of a column's head that say what it counts (`worldwide` of `Year ended
+/// December 31, 2022 Worldwide`): its words other than the period's.
+fn what_words(head: &str) -> Vec<String> {
+    words(head)
+        .filter(|w| !PERIOD_WORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// Whether `text` states a period or a date (`Year ended December 31, 2022`, `As of June
+/// 30, 2023`), not a year alone.
+fn states_period(text: &str) -> bool {
+    const STATING: [&str; 10] = [
+        "ended", "ending", "year", "years", "month", "months", "week", "weeks", "quarter", "fiscal",
+    ];
+    words(text).any(|w| STATING.contains(&w.as_str()) || PERIOD_WORDS[23..35].contains(&w.as_str()))
 }
 
 /// The length of period a text names: a quarter, six or nine months, or a year.
@@ -479,7 +603,7 @@ mod tests {
         assert!(t.dated());
         // The period asked chooses among a year's columns; else the occurrence does.
         let read = |length, occurrence| {
-            t.figure_for(0, 2023, occurrence, length)
+            t.figure_for(0, 2023, occurrence, length, "")
                 .map(|f| f.cell.text)
         };
         assert_eq!(
@@ -494,17 +618,85 @@ mod tests {
         assert_eq!(read(None, 0).as_deref(), Some("81,797"));
         // A cell is read by its column, with its sign, and cited with its box and its
         // headers' boxes; a blank cell or a dash is no figure.
-        let f = t.figure_for(1, 2023, 0, None).unwrap();
+        let f = t.figure_for(1, 2023, 0, None, "").unwrap();
         assert_eq!((f.cell.text.as_str(), f.cell.value), ("(12)", -12.0));
         let texts: Vec<_> = f.boxes.iter().map(|b| b.text.clone().unwrap()).collect();
         assert_eq!(texts, ["$ (12)", "Three Months Ended", "2023"]);
-        assert_eq!(t.figure_for(1, 2022, 0, Some(PeriodLength::Quarter)), None);
-        assert_eq!(t.figure_for(1, 2022, 1, Some(PeriodLength::Interim)), None);
-        assert_eq!(t.figure_for(1, 2021, 0, None), None);
         assert_eq!(
-            t.figure_for(1, 2023, 0, Some(PeriodLength::Interim))
+            t.figure_for(1, 2022, 0, Some(PeriodLength::Quarter), ""),
+            None
+        );
+        assert_eq!(
+            t.figure_for(1, 2022, 1, Some(PeriodLength::Interim), ""),
+            None
+        );
+        assert_eq!(t.figure_for(1, 2021, 0, None, ""), None);
+        assert_eq!(
+            t.figure_for(1, 2023, 0, Some(PeriodLength::Interim), "")
                 .map(|f| f.cell.value),
             Some(-40.0)
+        );
+    }
+
+    #[test]
+    fn one_period_over_region_columns_dates_them_all_and_the_question_picks_one() {
+        let table = Table {
+            page: 4,
+            header_rows: vec![
+                vec![
+                    blank(),
+                    blank(),
+                    cell("Year ended December 31, 2022", 0.58, 0.14),
+                    blank(),
+                ],
+                vec![
+                    blank(),
+                    cell("Americas", 0.40, 0.05),
+                    cell("Europe", 0.62, 0.05),
+                    cell("Worldwide", 0.86, 0.05),
+                ],
+            ],
+            cells: vec![vec![
+                cell("Net sales", 0.1, 0.1),
+                cell("18,400", 0.40, 0.06),
+                cell("5,928", 0.62, 0.06),
+                cell("34,229", 0.86, 0.06),
+            ]],
+            ..Table::default()
+        };
+        let t = IndexedTable::new(NodeId::default(), table);
+        assert_eq!(t.year_columns(2022), [0, 1, 2]);
+        let read = |asked: &str| t.figure_for(0, 2022, 0, None, asked).map(|f| f.cell.text);
+        assert_eq!(
+            read("What were total net sales?").as_deref(),
+            Some("34,229")
+        );
+        assert_eq!(read("What were net sales?").as_deref(), Some("34,229"));
+        assert_eq!(read("Net sales in Europe?").as_deref(), Some("5,928"));
+        // Each column cites the period's box beside its own head.
+        let f = t.figure_for(0, 2022, 0, None, "Americas").unwrap();
+        let texts: Vec<_> = f.boxes.iter().map(|b| b.text.clone().unwrap()).collect();
+        assert_eq!(
+            texts,
+            ["18,400", "Americas", "Year ended December 31, 2022"]
+        );
+        // A lone year that states no period ("2022" over one of two columns) dates no other.
+        let table = Table {
+            header_rows: vec![vec![
+                blank(),
+                cell("2022", 0.6, 0.04),
+                cell("% change", 0.8, 0.06),
+            ]],
+            cells: vec![vec![
+                cell("Net sales", 0.1, 0.1),
+                cell("100", 0.6, 0.04),
+                cell("5 %", 0.8, 0.04),
+            ]],
+            ..Table::default()
+        };
+        assert_eq!(
+            IndexedTable::new(NodeId::default(), table).year_columns(2022),
+            [0]
         );
     }
 

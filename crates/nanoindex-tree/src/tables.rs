@@ -77,8 +77,12 @@ pub fn find(lines: &[FlatLine], range: Range<usize>, toc: &BTreeSet<u32>) -> Vec
         // The run: rows, rows of one figure after the first, and label lines followed by a
         // row within two lines; up to two label lines right under the header lines
         // ("Assets", "Current assets") open it.
+        // Column heads right above the first row ("Europe, Middle East" over "& Africa") are
+        // its header lines, not label lines that open the run.
+        let headed = k > 0 && !header_lines(lines, &body[..k], page, figure_left).is_empty();
         let mut above = k;
-        while above > 0
+        while !headed
+            && above > 0
             && k - above < 2
             && lines[body[above - 1]].page_no == page
             && is_label_line(text(above - 1))
@@ -428,15 +432,18 @@ fn char_positions(l: &FlatLine) -> Vec<f32> {
     let mut xs = vec![f32::NAN; text.len() + 1];
     let mut cursor = 0;
     for span in &l.line.spans {
-        let Some(found) = text[cursor..].find(span.text.as_str()).map(|f| f + cursor) else {
+        // The box holds the span's printed characters: a space at its end (the line's last
+        // span, trimmed from the line's text) is none of them.
+        let printed = span.text.trim();
+        let Some(found) = text[cursor..].find(printed).map(|f| f + cursor) else {
             continue;
         };
-        let n = span.text.chars().count().max(1) as f32;
-        for (k, (i, _)) in span.text.char_indices().enumerate() {
+        let n = printed.chars().count().max(1) as f32;
+        for (k, (i, _)) in printed.char_indices().enumerate() {
             xs[found + i] = span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k as f32 / n;
         }
-        xs[found + span.text.len()] = span.bbox.x1;
-        cursor = found + span.text.len();
+        xs[found + printed.len()] = span.bbox.x1;
+        cursor = found + printed.len();
     }
     // Offsets no span covered (spaces between spans) take the position before them.
     let mut last = l.line.bbox.x0;
@@ -479,9 +486,37 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
         .map(|(_, c)| c)
         .filter(|c| c.figures.len() == columns)
         .collect();
-    let edges: Vec<f32> = (0..columns)
+    let mut edges: Vec<f32> = (0..columns)
         .map(|j| full.iter().map(|c| c.figures[j].1.x1).sum::<f32>() / full.len().max(1) as f32)
         .collect();
+    // A column that only a few rows fill ("Other / Unallocated", with a figure in the net
+    // sales row alone): a row with more figures than there are columns, whose figure after
+    // one that stands under a column stands under none, adds a column there. Its leading
+    // figures (a footnote mark, a figure ending its label) never do.
+    let tolerance = edges
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f32::MAX, f32::min)
+        .min(75.0)
+        * 0.4;
+    let off_column = |edges: &[f32], x: f32| edges.iter().all(|e| (e - x).abs() > tolerance);
+    let mut added = Vec::new();
+    for (_, c) in cuts.iter().filter(|(_, c)| c.figures.len() > columns) {
+        for pair in c.figures.windows(2) {
+            let (before, x) = (pair[0].1.x1, pair[1].1.x1);
+            if !off_column(&edges, before)
+                && off_column(&edges, x)
+                && added.iter().all(|&a: &f32| (a - x).abs() > tolerance)
+            {
+                added.push(x);
+            }
+        }
+    }
+    if !added.is_empty() && columns > 0 {
+        edges.extend(added.iter().copied());
+        edges.sort_by(f32::total_cmp);
+    }
+    let columns = edges.len();
     let nearest = |x: f32| {
         edges
             .iter()
@@ -609,8 +644,8 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
 /// The x position (PDF points) of byte offset `byte` of a span's text, its characters spread
 /// evenly over the span's box.
 fn x_in_span(span: &TextSpan, byte: usize) -> f32 {
-    let n = span.text.chars().count().max(1) as f32;
-    let k = span.text[..byte].chars().count() as f32;
+    let n = span.text.trim_end().chars().count().max(1) as f32;
+    let k = (span.text[..byte].chars().count() as f32).min(n);
     span.bbox.x0 + (span.bbox.x1 - span.bbox.x0) * k / n
 }
 

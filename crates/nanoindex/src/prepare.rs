@@ -36,9 +36,10 @@ pub const GRAPH_REVISION: u32 = 3;
 /// defined terms with their alternatives, keyword headings titled by the next lines, opinion
 /// openings and numbered parts, running heads below the margin, headings under outline
 /// leaves merged, tables of figures in `TreeNode.tables`; 9: pages without a usable text
-/// layer recognised by OCR); it is part of the cache directory name, so trees of other
+/// layer recognised by OCR; 10: column heads right above a table's first row are its
+/// header lines, and a column only some rows fill is a column); it is part of the cache directory name, so trees of other
 /// revisions are rebuilt.
-pub const TREE_REVISION: u32 = 9;
+pub const TREE_REVISION: u32 = 10;
 
 /// Environment variable that overrides the cache directory.
 pub const CACHE_DIR_ENV: &str = nanoindex_core::dirs::CACHE_ENV;

@@ -990,3 +990,155 @@ fn a_statement_becomes_one_table_with_its_header_cells_and_boxes() {
         .markdown
         .contains("| Proceeds from sale of businesses | 846 |  | 142 |"));
 }
+
+/// A 10-K's "Sales by geographic area": one year over five region columns set as two lines
+/// of heads, a `$` far left of each figure, and a column ("Other Unallocated") that only the
+/// net sales row fills.
+fn geographic_sales() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    // Right edges of the five columns, in PDF points.
+    let edges = [281.0, 352.0, 423.0, 501.0, 564.0];
+    let row = |pdf: &mut PdfBuilder, y: f32, label: &str, figures: [&str; 5]| {
+        let page = pdf.last_page();
+        page.text(25.0, y, 8.0, false, label);
+        for (right, f) in edges.into_iter().zip(figures) {
+            if f.is_empty() {
+                continue;
+            }
+            let (dollar, figure) = match f.strip_prefix("$ ") {
+                Some(rest) => (true, rest),
+                None => (false, f),
+            };
+            if dollar {
+                page.text(right - 54.0, y, 8.0, false, "$");
+            }
+            page.text(right - 4.4 * figure.len() as f32, y, 8.0, false, figure);
+        }
+    };
+    pdf.page()
+        .text(25.0, 60.0, 10.0, true, "Sales by geographic area:")
+        .text(
+            25.0,
+            80.0,
+            9.0,
+            false,
+            "Percent change information compares the years ended December 31, 2022 and 2021.",
+        )
+        .text(355.0, 110.0, 7.0, true, "Year ended December 31, 2022")
+        .text(373.0, 121.0, 7.0, true, "Europe, Middle East")
+        .text(246.0, 129.0, 7.0, true, "Americas")
+        .text(314.0, 129.0, 7.0, true, "Asia Pacific")
+        .text(389.0, 129.0, 7.0, true, "& Africa")
+        .text(446.0, 129.0, 7.0, true, "Other Unallocated")
+        .text(526.0, 129.0, 7.0, true, "Worldwide");
+    row(
+        &mut pdf,
+        140.0,
+        "Net sales (millions)",
+        ["$ 18,400", "$ 9,901", "$ 5,928", "$ —", "$ 34,229"],
+    );
+    row(
+        &mut pdf,
+        151.0,
+        "% of worldwide sales",
+        ["53.8 %", "28.9 %", "17.3 %", "", "100.0 %"],
+    );
+    row(
+        &mut pdf,
+        162.0,
+        "Organic sales",
+        ["2.6", "0.3", "(0.6)", "", "1.2"],
+    );
+    row(
+        &mut pdf,
+        173.0,
+        "Translation",
+        ["(0.3)", "(6.5)", "(9.8)", "", "(3.9)"],
+    );
+    pdf.last_page().text(
+        25.0,
+        200.0,
+        9.0,
+        false,
+        "Additional information beyond what is included in the preceding table follows.",
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_column_one_row_fills_and_heads_over_two_lines_are_read_as_a_reader_sees_them() {
+    let doc = index(&geographic_sales(), "geographic.pdf");
+    let tables: Vec<&nanoindex::core::Table> = doc
+        .tree
+        .iter_nodes()
+        .flat_map(|n| n.tables.iter())
+        .collect();
+    assert_eq!(tables.len(), 1, "{tables:#?}");
+    let t = tables[0];
+    let rows: Vec<Vec<&str>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect();
+    // Each figure under its region; the label keeps no figure; the column only the first
+    // row fills stays blank in the others.
+    assert_eq!(
+        rows,
+        [
+            vec![
+                "Net sales (millions)",
+                "$ 18,400",
+                "$ 9,901",
+                "$ 5,928",
+                "$ —",
+                "$ 34,229"
+            ],
+            vec![
+                "% of worldwide sales",
+                "53.8 %",
+                "28.9 %",
+                "17.3 %",
+                "",
+                "100.0 %"
+            ],
+            vec!["Organic sales", "2.6", "0.3", "(0.6)", "", "1.2"],
+            vec!["Translation", "(0.3)", "(6.5)", "(9.8)", "", "(3.9)"],
+        ],
+        "{}",
+        t.markdown
+    );
+    // The heads are header rows, not rows of the table.
+    assert_eq!(
+        t.headers,
+        [
+            "",
+            "Americas",
+            "Asia Pacific",
+            "& Africa",
+            "Other Unallocated",
+            "Worldwide"
+        ]
+    );
+    assert_eq!(t.header_rows.len(), 3, "{:#?}", t.header_rows);
+    // The reader dates every region with the one year over them, and a question about the
+    // total reads the Worldwide column; one naming a region reads that region's.
+    let index = nanoindex_retrieve::RetrievalIndex::build(&doc.tree, &doc.graph);
+    let read = |question: &str| {
+        let line = index
+            .lines()
+            .iter()
+            .position(|l| l.text.starts_with("Net sales (millions)"))
+            .expect("the net sales row is a line");
+        index
+            .read_figure(line, 2022, 0, None, question)
+            .map(|f| f.cell.text)
+    };
+    assert_eq!(
+        read("What were total net sales in 2022?").as_deref(),
+        Some("34,229")
+    );
+    assert_eq!(
+        read("What were net sales in Asia Pacific in 2022?").as_deref(),
+        Some("9,901")
+    );
+}

@@ -464,9 +464,10 @@ fn row_series(
     let mut points: Vec<Point> = Vec::new();
     let mut boxes = Vec::new();
     for &year in &years {
-        let read = input
-            .index
-            .read_figure(snippet.line, year, occurrence, None)?;
+        let read =
+            input
+                .index
+                .read_figure(snippet.line, year, occurrence, None, &query.question)?;
         let cell = read.cell;
         // Each year's cell is cited on the one row (its header once).
         for b in read.boxes {

@@ -164,7 +164,11 @@ impl Session<'_> {
             let mut entry = format!("[{}] (page {}) {}\n", shown.len() + 1, s.page_no, text);
             if let Some(header) = &s.header {
                 let cell = year
-                    .and_then(|y| self.doc.index.read_figure(s.line, y, 0, None))
+                    .and_then(|y| {
+                        self.doc
+                            .index
+                            .read_figure(s.line, y, 0, None, &self.query.question)
+                    })
                     .map(|f| f.cell);
                 match cell {
                     Some(c) => entry.push_str(&format!(

@@ -270,6 +270,7 @@ pub(in crate::ask) fn cell_candidates(
             year,
             period_occurrence(&query.question),
             asked_length,
+            &query.question,
         ) else {
             continue;
         };

@@ -99,7 +99,10 @@ pub(super) fn find_row(
             if other_segment(&header, question) != segments {
                 continue;
             }
-            let Some(read) = input.index.read_figure(id, year, occurrence, None) else {
+            let Some(read) = input
+                .index
+                .read_figure(id, year, occurrence, None, question)
+            else {
                 continue;
             };
             let cell = read.cell;
