@@ -30,8 +30,12 @@ impl Session<'_> {
         let (draft, corrections) = verify::correct_computations(&draft);
         self.trace.verification.corrections = corrections;
         let mut parts = self.read_parts();
-        for part in &mut parts {
-            prefer_drafted(part, &draft);
+        // In `fast` the reader's ranking of span candidates stands (see
+        // [`Session::draft_can_change`]).
+        if self.options.mode != super::Mode::Fast {
+            for part in &mut parts {
+                prefer_drafted(part, &draft);
+            }
         }
         let (content, status, cited) = self.compose(&parts, &draft);
         self.trace.reader = parts;
@@ -220,18 +224,24 @@ impl Session<'_> {
         reader::read(&input, &self.query.question)
     }
 
-    /// Whether a draft could change the answer composed from `parts`: exactly the three
-    /// places [`Session::compose`] reads a draft — a change question the reader did not
-    /// compute ([`Session::verified_computation`]), an answered free-text part (a supported
-    /// draft is the answer), and a span part whose runner-up the draft may promote
-    /// ([`prefer_drafted`]). When it could not, the `fast` pipeline does not call the model:
-    /// its answer would be the same.
+    /// Whether a `fast` draft could change the answer composed from `parts`: the places
+    /// [`Session::compose`] reads a draft in `fast` — a change question the reader did not
+    /// compute ([`Session::verified_computation`]) and an answered free-text part (a
+    /// supported draft is the answer). When it could not, the `fast` pipeline does not call
+    /// the model: its answer would be the same.
+    ///
+    /// Unlike the agentic modes, `fast` does not let the draft promote a runner-up span
+    /// candidate ([`prefer_drafted`]). Measured with the default model once its fast replies
+    /// were compact JSON (before, they were cut mid-string at the token budget and never
+    /// parsed): on the FinanceBench dev and real sets, the 2 answers a draft's choice
+    /// changed both went from the right figure to a wrong one (AMCOR's adjusted EBITDA
+    /// became its adjusted tax expense; Apple's quarterly iPhone sales became another
+    /// figure), and no answer improved.
     pub(super) fn draft_can_change(&self, parts: &[PartReading]) -> bool {
         self.draft_may_compute(parts)
-            || parts.iter().any(|part| {
-                (part.kind == AnswerType::Text && part.answer().is_some())
-                    || promotable(part).any(|i| i > 0)
-            })
+            || parts
+                .iter()
+                .any(|part| part.kind == AnswerType::Text && part.answer().is_some())
     }
 
     /// A change question ("how much did … grow") whose change the reader did not compute

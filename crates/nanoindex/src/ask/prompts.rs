@@ -27,7 +27,10 @@ pub(super) fn fast_pick(prefix: &str, n: usize) -> GenerateRequest {
     let schema = json!({
         "type": "object",
         "properties": {"lines": {"type": "array", "items": {"type": "integer", "enum": (1..=n).collect::<Vec<_>>()}, "minItems": 1, "maxItems": 2}},
-        "required": ["lines"]
+        "required": ["lines"],
+        // Compact JSON: the small model otherwise spends the token budget on indentation
+        // and the reply is cut before it closes.
+        "x-guidance": {"whitespace_flexible": false}
     });
     GenerateRequest::chat(
         SYSTEM,
@@ -54,7 +57,8 @@ pub(super) fn fast_answer(prefix: &str, picked: &[usize]) -> GenerateRequest {
     let schema = json!({
         "type": "object",
         "properties": {"answer": {"type": "string", "maxLength": 200}},
-        "required": ["answer"]
+        "required": ["answer"],
+        "x-guidance": {"whitespace_flexible": false}
     });
     GenerateRequest::chat(
         SYSTEM,

@@ -274,6 +274,17 @@ pub(in crate::ask) fn cell_candidates(
         ) else {
             continue;
         };
+        // A column that names what the question asks beside the row's label ("Americas" over
+        // the net sales row of a table of regions) covers those words too.
+        let cov = if read.in_table {
+            let head_terms = stems(&read.head);
+            let named = coverage_by(&label_weights, |t| {
+                head_terms.contains(t) && !label_terms.contains(t)
+            });
+            cov + 0.6 * named
+        } else {
+            cov
+        };
         let cell = &read.cell;
         let percent_cell = cell.text.contains('%')
             || unit.text[unit

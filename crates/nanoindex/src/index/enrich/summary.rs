@@ -5,7 +5,9 @@
 //! the prose's windows, combined into one when there are several. A node whose text is a
 //! table of figures and little else is not paraphrased: its summary says what the table is,
 //! from its title and column heads (no model). A node with children is summarised from its
-//! own summary and its children's titles and summaries, deepest nodes first. All requests
+//! own summary and its children's titles and summaries, deepest nodes first; where only one
+//! of those summaries exists (its own, or one child's) it is the parent's, without asking the
+//! model to say it again. All requests
 //! of one stage go to the model together, several sequences per batch.
 //!
 //! A summary is kept only when it is usable: not empty, not degenerate (a phrase repeated
@@ -181,8 +183,26 @@ pub(crate) fn summarize(
                     None => format!("- {}", child.title),
                 })
                 .collect();
-            if own_summary[t].is_none() && !children.iter().any(|c| c.contains(": ")) {
-                continue;
+            let mut summarised = targets
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.depth == depth + 1 && c.path.starts_with(&target.path))
+                .filter_map(|(c, _)| summary[c].as_ref());
+            let (first, second) = (summarised.next().cloned(), summarised.next());
+            match (&own_summary[t], first, second) {
+                (None, None, _) => continue,
+                // Nothing to combine: the one summary there is says what the model would
+                // be asked to say again (a section whose text is one subsection; one whose
+                // subsections got none).
+                (None, Some(only), None) => {
+                    summary[t] = Some(only);
+                    continue;
+                }
+                (Some(own), None, _) => {
+                    summary[t] = Some(own.clone());
+                    continue;
+                }
+                _ => {}
             }
             let mut context = String::new();
             if let Some(s) = &own_summary[t] {
