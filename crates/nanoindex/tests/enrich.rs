@@ -872,3 +872,77 @@ fn a_killed_enrichment_resumes_at_the_first_request_its_checkpoint_does_not_answ
     );
     assert!(!checkpoint.exists(), "the checkpoint outlived its document");
 }
+
+/// Two chapters without prose of their own: one holds a single section, the other two.
+fn chapters() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let prose = |title: &str| {
+        [
+            format!("The {title} section describes how Northwind Traders did in 2024 overall."),
+            "Results were set against the plan the board approved at the start of the year."
+                .to_string(),
+            "Each figure in it was checked by the finance team before this report was made."
+                .to_string(),
+        ]
+    };
+    for (chapter, sections) in [
+        ("Financial Review", vec!["Revenue"]),
+        ("Operations", vec!["Employees", "Outlook"]),
+    ] {
+        let page = pdf.page();
+        page.text(72.0, 80.0, 20.0, true, chapter);
+        let mut y = 120.0;
+        for section in sections {
+            page.text(72.0, y, 14.0, true, section);
+            for (i, line) in prose(section).iter().enumerate() {
+                page.text(72.0, y + 24.0 + 16.0 * i as f32, 10.0, false, line);
+            }
+            y += 110.0;
+        }
+    }
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_parent_with_one_summary_below_it_takes_that_summary_without_a_model_call() {
+    let served = Arc::new(Mutex::new(0));
+    let doc = index_with(&counted_engine(&served, None), &chapters(), "chapters.pdf");
+    let outline: Vec<(usize, &str)> = {
+        fn walk<'a>(nodes: &'a [TreeNode], depth: usize, out: &mut Vec<(usize, &'a str)>) {
+            for n in nodes {
+                out.push((depth, n.title.as_str()));
+                walk(&n.nodes, depth + 1, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(&doc.tree.structure, 0, &mut out);
+        out
+    };
+    assert_eq!(
+        outline,
+        [
+            (0, "Financial Review"),
+            (1, "Revenue"),
+            (0, "Operations"),
+            (1, "Employees"),
+            (1, "Outlook")
+        ],
+        "{outline:?}"
+    );
+    let summary = |title: &str| find(&doc.tree, title).summary.clone().unwrap_or_default();
+    // The one section's summary is its chapter's: asking the model to say it again is no
+    // summary of more.
+    assert_eq!(
+        summary("Financial Review"),
+        "This part is about Revenue and what it reports."
+    );
+    // Two sections' summaries are combined by the model into their chapter's.
+    assert_eq!(
+        summary("Operations"),
+        "This part is about Operations and what it reports."
+    );
+    // Requests: each section's window read in its conversation (summary, entities), and one
+    // for the chapter of two.
+    assert_eq!(doc.report.llm_calls, 3 * 2 + 1, "{:#?}", doc.report);
+    assert_eq!(*served.lock().unwrap(), doc.report.llm_calls);
+}
