@@ -15,7 +15,7 @@
 #   (AMCOR_2022_8K_dated-2022-07-01, ULTABEAUTY_2023Q4_EARNINGS, AMCOR_2023Q4_EARNINGS:
 #   32 pages); a full run of all 17 filings is hours of prefill on two cores.
 # NANOINDEX_BIN=path uses that binary instead of building the dev one.
-# NANOINDEX_THREADS sets the model's threads (default 1); BENCH_JOBS the --jobs values of the
+# NANOINDEX_THREADS sets the model's threads (default: every core); BENCH_JOBS the --jobs values of the
 # full runs (default "1 2"); BENCH_SUMMARIES=0 skips the batched/one-by-one comparison.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -7,7 +7,7 @@
 #   scripts/eval-financebench.sh [DATA_DIR] [OUT.json] [MODES] [LIMIT]
 #
 # Uses the default local model and embedder (scripts/fetch-models.sh) on NANOINDEX_THREADS
-# threads (default 1). Documents are indexed and embedded once and cached (NANOINDEX_CACHE).
+# threads (default: every core). Documents are indexed and embedded once and cached (NANOINDEX_CACHE).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="${1:-$root/../shared/data/financebench-dev}"

@@ -120,7 +120,8 @@ pub struct LlmArgs {
     /// llama.cpp, installed by `scripts/fetch-models.sh`).
     #[arg(long, default_value = "", env = nanoindex::core::dirs::LLM_ENV)]
     pub llm: String,
-    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else 1).
+    /// CPU threads for the model (default: `NANOINDEX_THREADS`, else every core, at most 8;
+    /// set it lower when other work shares the machine).
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -133,26 +134,7 @@ impl LlmArgs {
             ..LlmOptions::default()
         }
     }
-
-    /// [`LlmArgs::options`] for one question at a time (`ask`, `kb ask`, `extract
-    /// --schema`): unless the user set the threads (`--threads`, `NANOINDEX_THREADS`),
-    /// prompts are evaluated on every core (up to [`MAX_PREFILL_THREADS`]) while decoding
-    /// stays on one. Measured on this project's 2-core machine with the default model: a
-    /// `fast` question's two calls took 2.2 s + 1.2 s on one thread, 1.3 s + 0.9 s on two.
-    pub fn interactive_options(&self) -> LlmOptions {
-        let set_by_user = self.threads.is_some()
-            || std::env::var_os(nanoindex::core::dirs::THREADS_ENV).is_some_and(|v| !v.is_empty());
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        LlmOptions {
-            prefill_threads: (!set_by_user && cores > 1).then(|| cores.min(MAX_PREFILL_THREADS)),
-            ..self.options()
-        }
-    }
 }
-
-/// Most threads [`LlmArgs::interactive_options`] evaluates a prompt on: past this, a small
-/// model's prefill gains little and a busy machine loses more.
-pub const MAX_PREFILL_THREADS: usize = 8;
 
 /// The model that answers, and how much it reads.
 #[derive(Debug, Args)]
@@ -174,38 +156,9 @@ pub fn engine(open: &OpenArgs, model: Option<&ModelArgs>) -> NanoIndex {
         ocr_progress: Some(ocr_progress()),
         ocr_workers: ocr_workers(1),
         llm: model.map(|m| m.llm.llm.clone()),
-        llm_options: model
-            .map(|m| m.llm.interactive_options())
-            .unwrap_or_default(),
+        llm_options: model.map(|m| m.llm.options()).unwrap_or_default(),
         dense: !open.no_dense,
         cache: cache_root(),
         ..Config::default()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_question_evaluates_its_prompt_on_every_core_unless_threads_are_set() {
-        let args = |threads| LlmArgs {
-            llm: String::new(),
-            threads,
-        };
-        // Threads the user set are all the model gets, prefill included.
-        let set = args(Some(1)).interactive_options();
-        assert_eq!((set.threads, set.prefill_threads), (Some(1), None));
-        // Indexing keeps its one thread per model for prompts too.
-        assert_eq!(args(None).options().prefill_threads, None);
-        if std::env::var_os(nanoindex::core::dirs::THREADS_ENV).is_none() {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let open = args(None).interactive_options();
-            assert_eq!(open.threads, None);
-            assert_eq!(
-                open.prefill_threads,
-                (cores > 1).then(|| cores.min(MAX_PREFILL_THREADS))
-            );
-        }
-    }
 }

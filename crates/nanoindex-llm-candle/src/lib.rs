@@ -20,7 +20,7 @@
 //! tests write (load, forward shapes, tokenizer round trip), not on real checkpoints.
 //!
 //! Threads: the forward pass runs on a pool of [`CandleConfig::n_threads`] threads (default
-//! `NANOINDEX_THREADS`, else 1). candle's quantized matrix products use their own
+//! `NANOINDEX_THREADS`, else every core). candle's quantized matrix products use their own
 //! process-wide pool sized once from `CANDLE_NUM_THREADS`; when that variable is not set,
 //! the first model loaded in the process sets it to its thread count, so later loads in the
 //! same process share that count.

@@ -23,12 +23,9 @@ use nanoindex_llm::{
 /// Settings for loading a model with llama.cpp.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LlamaCppConfig {
-    /// CPU threads for generation (and prompts, unless `n_threads_batch` says otherwise);
-    /// `None` means `NANOINDEX_THREADS`, else 1.
+    /// CPU threads for prompt and generation; `None` means `NANOINDEX_THREADS`, else every
+    /// core ([`nanoindex_llm::thread_count`]).
     pub n_threads: Option<usize>,
-    /// CPU threads for evaluating prompts (prefill, a batch of tokens at once, which scales
-    /// with threads where one token's decode barely does); `None` means `n_threads`'s count.
-    pub n_threads_batch: Option<usize>,
     /// Context length to allocate, in tokens; capped at the model's training context.
     pub n_ctx: u32,
     /// Most tokens evaluated in one forward pass (prompt chunk size); raised to
@@ -44,7 +41,6 @@ impl Default for LlamaCppConfig {
     fn default() -> Self {
         Self {
             n_threads: None,
-            n_threads_batch: None,
             n_ctx: 4096,
             n_batch: 512,
             n_seq_max: 8,
@@ -127,15 +123,6 @@ impl LlamaCppGenerator {
         let context_length = model.n_ctx_train();
         let n_ctx = config.n_ctx.min(context_length).max(64);
         let threads = i32::try_from(n_threads).unwrap_or(i32::MAX);
-        let batch_threads = match config.n_threads_batch {
-            Some(0) => {
-                return Err(LlmError::InvalidRequest(
-                    "prefill thread count must be at least 1, got `0`".into(),
-                ))
-            }
-            Some(n) => i32::try_from(n).unwrap_or(i32::MAX),
-            None => threads,
-        };
         let n_seq_max = config.n_seq_max.max(1);
         // llama.cpp aborts when a batch can hold fewer outputs than there are sequences.
         let n_batch = config.n_batch.max(n_seq_max);
@@ -146,7 +133,7 @@ impl LlamaCppGenerator {
             .with_n_seq_max(n_seq_max)
             .with_kv_unified(true)
             .with_n_threads(threads)
-            .with_n_threads_batch(batch_threads);
+            .with_n_threads_batch(threads);
         // SAFETY: the context borrows the model. The model lives in an `Arc` whose heap
         // allocation never moves; this struct holds that `Arc` and declares `context` before
         // `model`, so the context is dropped first. The `'static` reference never escapes.

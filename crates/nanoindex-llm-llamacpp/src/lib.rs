@@ -8,12 +8,15 @@
 //! prompt and reuses its longest common prefix, and decodes several sequences in one batch
 //! (`TextGenerator::generate_batch` on [`LlamaCppGenerator`]).
 //!
-//! Threads: one unless configured ([`LlamaCppConfig::n_threads`] or `NANOINDEX_THREADS`).
-//! llama.cpp is built with OpenMP, whose worker threads spin while waiting; with more
-//! threads than free cores decoding collapses (measured 20× slower with 2 threads when
-//! another process holds a core). When using more than one thread, start the process with
-//! `OMP_WAIT_POLICY=passive` in its environment (the OpenMP runtime reads it when it is
-//! loaded, before `main`, so setting it from inside the program has no effect).
+//! Threads: every core unless configured ([`LlamaCppConfig::n_threads`] or
+//! `NANOINDEX_THREADS`; see [`nanoindex_llm::thread_count`]). llama.cpp is built with
+//! OpenMP, whose worker threads spin while waiting: on an idle machine that is the fastest
+//! (a 9-page 8-K indexed in 68 s on 2 threads, 122 s on 1), but with more threads than free
+//! cores each token waits for a thread that has no core (185 s on 2 threads with another
+//! process holding one of the 2 cores). `OMP_WAIT_POLICY=passive` in the environment trades
+//! the idle speed for calm under contention (102 s idle, 117 s beside the other process);
+//! the OpenMP runtime reads it when it is loaded, before `main`, so it must be set by
+//! whoever starts the program.
 //!
 //! GPU: the `cuda` and `metal` cargo features build llama.cpp with those backends and
 //! offload all layers ([`LlamaCppConfig::n_gpu_layers`]); neither is tested here.

@@ -22,12 +22,9 @@ pub use nanoindex_models::{
 /// How to load a text model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LlmOptions {
-    /// CPU threads; `None` means `NANOINDEX_THREADS`, else 1 (never more than asked for).
+    /// CPU threads; `None` means `NANOINDEX_THREADS`, else every core (never more than
+    /// asked for; [`nanoindex_llm::thread_count`]).
     pub threads: Option<usize>,
-    /// CPU threads for evaluating prompts (prefill) on llama.cpp; `None` means as many as
-    /// `threads`. An interactive question on an idle machine gains from all its cores here
-    /// (prefill is most of a short answer's time), while decoding stays on `threads`.
-    pub prefill_threads: Option<usize>,
     /// Context length to allocate in tokens; `None` means the backend's default (4096,
     /// capped at the model's training context).
     pub context_length: Option<u32>,
@@ -126,7 +123,6 @@ fn load_llamacpp(path: &Path, options: &LlmOptions) -> Result<Box<dyn TextGenera
     use nanoindex_llm_llamacpp::{LlamaCppConfig, LlamaCppGenerator};
     let mut config = LlamaCppConfig {
         n_threads: options.threads,
-        n_threads_batch: options.prefill_threads,
         ..LlamaCppConfig::default()
     };
     if let Some(n_ctx) = options.context_length {
@@ -309,7 +305,6 @@ mod tests {
                 let options = LlmOptions {
                     threads: Some(1),
                     context_length: Some(512),
-                    ..LlmOptions::default()
                 };
                 let generator =
                     load_generator(&format!("candle:{}", model.display()), &options).unwrap();
@@ -329,7 +324,6 @@ mod tests {
             Ok(_) => {
                 let options = LlmOptions {
                     threads: Some(1),
-                    prefill_threads: Some(2),
                     context_length: Some(512),
                 };
                 let model = load_generator("", &options).unwrap();
