@@ -148,10 +148,13 @@ pub(super) fn agentic_answer(block: &str, question: &str) -> GenerateRequest {
     let schema = json!({
         "type": "object",
         "properties": {
-            "reasoning": {"type": "string", "maxLength": 400},
-            "answer": {"type": "string", "maxLength": 300}
+            "reasoning": {"type": "string", "maxLength": 300},
+            "answer": {"type": "string", "maxLength": 200}
         },
-        "required": ["reasoning", "answer"]
+        "required": ["reasoning", "answer"],
+        // Compact JSON, and string lengths that fit the token budget: the reply closes
+        // before it is cut (an unclosed reply is no draft, and reads as a refusal).
+        "x-guidance": {"whitespace_flexible": false}
     });
     GenerateRequest::chat(
         SYSTEM,
