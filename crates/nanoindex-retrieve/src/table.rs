@@ -8,6 +8,7 @@
 //! ([`Column`]), so a row's figure is taken from the cell in its column by position — a
 //! blank cell stays blank — and cited with the cell's box.
 
+use nanoindex_core::figures::MONTHS;
 use nanoindex_core::{BoundingBox, NodeId, Table};
 
 use crate::analysis::numbers_in;
@@ -287,44 +288,11 @@ impl IndexedTable {
 /// Words that head a column of the whole, beside its parts' columns.
 const WHOLE: [&str; 5] = ["total", "worldwide", "consolidated", "combined", "overall"];
 
-/// Words that name a period or its date, not what a column counts.
-const PERIOD_WORDS: [&str; 36] = [
-    "year",
-    "years",
-    "ended",
-    "ending",
-    "month",
-    "months",
-    "week",
-    "weeks",
-    "quarter",
-    "quarters",
-    "three",
-    "six",
-    "nine",
-    "twelve",
-    "fiscal",
-    "as",
-    "of",
-    "at",
-    "the",
-    "for",
-    "period",
-    "to",
-    "date",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "and",
+/// Words that name a period (month names aside, [`MONTHS`]), not what a column counts.
+const PERIOD_WORDS: [&str; 24] = [
+    "year", "years", "ended", "ending", "month", "months", "week", "weeks", "quarter", "quarters",
+    "three", "six", "nine", "twelve", "fiscal", "as", "of", "at", "the", "for", "period", "to",
+    "date", "and",
 ];
 
 /// Lowercased words of `text` (letters only, two or more).
@@ -338,7 +306,7 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// December 31, 2022 Worldwide`): its words other than the period's.
 fn what_words(head: &str) -> Vec<String> {
     words(head)
-        .filter(|w| !PERIOD_WORDS.contains(&w.as_str()))
+        .filter(|w| !PERIOD_WORDS.contains(&w.as_str()) && !MONTHS.contains(&w.as_str()))
         .collect()
 }
 
@@ -348,7 +316,7 @@ fn states_period(text: &str) -> bool {
     const STATING: [&str; 10] = [
         "ended", "ending", "year", "years", "month", "months", "week", "weeks", "quarter", "fiscal",
     ];
-    words(text).any(|w| STATING.contains(&w.as_str()) || PERIOD_WORDS[23..35].contains(&w.as_str()))
+    words(text).any(|w| STATING.contains(&w.as_str()) || MONTHS.contains(&w.as_str()))
 }
 
 /// The length of period a text names: a quarter, six or nine months, or a year.

@@ -829,6 +829,19 @@ fn a_headline_over_three_lines_is_one_heading() {
 /// a label line, rows of three figures (one with a blank cell under 2017) to the foot of the
 /// page, the statement running on at the top of the next page, then the next statement at
 /// the top of the page after.
+/// Every table of the tree's nodes, in reading order.
+fn tables_of(tree: &DocumentTree) -> Vec<&nanoindex::core::Table> {
+    tree.iter_nodes().flat_map(|n| n.tables.iter()).collect()
+}
+
+/// A table's body rows as cell texts.
+fn row_texts(t: &nanoindex::core::Table) -> Vec<Vec<&str>> {
+    t.rows
+        .iter()
+        .map(|r| r.iter().map(String::as_str).collect())
+        .collect()
+}
+
 fn cash_flow_statement() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
     // Rows 13 pt apart from `y`, their figures right-aligned under the three years.
@@ -917,11 +930,7 @@ fn cash_flow_statement() -> Vec<u8> {
 #[test]
 fn a_statement_becomes_one_table_with_its_header_cells_and_boxes() {
     let doc = index(&cash_flow_statement(), "cash-flows.pdf");
-    let tables: Vec<&nanoindex::core::Table> = doc
-        .tree
-        .iter_nodes()
-        .flat_map(|n| n.tables.iter())
-        .collect();
+    let tables = tables_of(&doc.tree);
     assert_eq!(tables.len(), 2, "{tables:#?}");
     assert_eq!(
         (
@@ -935,11 +944,7 @@ fn a_statement_becomes_one_table_with_its_header_cells_and_boxes() {
     assert_eq!(t.title, "Consolidated Statement of Cash Flows");
     assert_eq!(t.page, 1);
     assert_eq!(t.headers, ["(Millions)", "2018", "2017", "2016"], "{t:#?}");
-    let rows: Vec<Vec<&str>> = t
-        .rows
-        .iter()
-        .map(|r| r.iter().map(String::as_str).collect())
-        .collect();
+    let rows = row_texts(t);
     assert_eq!(
         rows,
         [
@@ -1068,18 +1073,10 @@ fn geographic_sales() -> Vec<u8> {
 #[test]
 fn a_column_one_row_fills_and_heads_over_two_lines_are_read_as_a_reader_sees_them() {
     let doc = index(&geographic_sales(), "geographic.pdf");
-    let tables: Vec<&nanoindex::core::Table> = doc
-        .tree
-        .iter_nodes()
-        .flat_map(|n| n.tables.iter())
-        .collect();
+    let tables = tables_of(&doc.tree);
     assert_eq!(tables.len(), 1, "{tables:#?}");
     let t = tables[0];
-    let rows: Vec<Vec<&str>> = t
-        .rows
-        .iter()
-        .map(|r| r.iter().map(String::as_str).collect())
-        .collect();
+    let rows = row_texts(t);
     // Each figure under its region; the label keeps no figure; the column only the first
     // row fills stays blank in the others.
     assert_eq!(
