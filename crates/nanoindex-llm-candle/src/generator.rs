@@ -21,7 +21,7 @@ use crate::tokenizer::GgufTokenizer;
 /// Settings for loading a model with candle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CandleConfig {
-    /// CPU threads; `None` means `NANOINDEX_THREADS`, else every core. See the crate docs for how
+    /// CPU threads; `None` means `NANOINDEX_THREADS`, else every core (at most 8). See the crate docs for how
     /// this maps onto candle's process-wide thread pool.
     pub n_threads: Option<usize>,
     /// Context length to allocate, in tokens; capped at the model's training context. RoPE

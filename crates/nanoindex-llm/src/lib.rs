@@ -28,4 +28,4 @@ pub use nanoindex_core::dirs::{LLAMA_LOG_ENV, LLM_ENV};
 pub use scripted::ScriptedGenerator;
 pub use spec::BackendSpec;
 pub use stream::{StreamEvent, TextStream};
-pub use threads::{thread_count, thread_count_from, THREADS_ENV};
+pub use threads::{thread_count, thread_count_from, MAX_DEFAULT_THREADS, THREADS_ENV};

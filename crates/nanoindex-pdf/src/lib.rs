@@ -1165,12 +1165,13 @@ fn kerned_into_word(
 /// [`kerned_into_word`]: above rounding noise of glyph positions.
 const KERN_OVERLAP_PT: f32 = 0.01;
 
-/// Widest gap, in ems of the next character's size, between two characters of one span: a
-/// justified line's widest word spaces stay under it, the gap between a table's columns does
-/// not.
+/// Widest gap, in ems of the next character's size, before a figure's first character in
+/// the same span: a justified line's widest word spaces stay under it, the gap between a
+/// table's columns does not.
 const SPAN_GAP_EM: f32 = 1.5;
 
-/// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style,
+/// Turns one MuPDF line into a [`TextLine`] in reading space: spans of equal style (a figure
+/// after a gap of [`SPAN_GAP_EM`] starts its own),
 /// normalised text, runs of spaces collapsed to one.
 fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
     let mut spans: Vec<TextSpan> = Vec::new();
@@ -1202,11 +1203,15 @@ fn build_line(chars: &[RawChar], space: &ReadingSpace) -> Option<TextLine> {
             continue;
         }
         let rect = space.map_rect(ch.rect, false);
-        // A gap wider than [`SPAN_GAP_EM`] (a table's columns) starts a span of its own, so
-        // each figure of a row has its own box, not one estimated within the row's.
-        let near = spans
-            .last()
-            .is_none_or(|s| rect.x0 - s.bbox.x1 <= SPAN_GAP_EM * ch.size.max(1.0));
+        // A figure after a gap wider than [`SPAN_GAP_EM`] (a table's columns) starts a span of
+        // its own, so each figure of a row has its own box, not one estimated within the
+        // row's. Words after such a gap (a tab after a clause number) stay in their span.
+        let starts_figure =
+            ch.c.is_ascii_digit() || matches!(ch.c, '$' | '(' | '—' | '–' | '-' | '€' | '£');
+        let near = !starts_figure
+            || spans
+                .last()
+                .is_none_or(|s| rect.x0 - s.bbox.x1 <= SPAN_GAP_EM * ch.size.max(1.0));
         let same_style = near
             && spans.last().is_some_and(|s| {
                 *s.font == *ch.font

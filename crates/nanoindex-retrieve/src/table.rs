@@ -230,8 +230,9 @@ impl IndexedTable {
         self.columns.iter().any(|c| c.years.len() == 1)
     }
 
-    /// The figure of body row `row` for `year`: of the columns dated `year`, the one whose
-    /// head names the period `length` asks for; else, where those columns are of different
+    /// The figure of body row `row` for `year`: of the columns dated `year`, those whose
+    /// head names the period `length` asks for (all of them when none does); among those,
+    /// where they are of different
     /// things (regions, segments: [`Column::head`] words other than the period's), the one
     /// whose head names more of `asked`'s words (the question), else the one headed as the
     /// whole (`Total`, `Worldwide`, `Consolidated`); else the `occurrence`-th (0 for the
@@ -247,16 +248,20 @@ impl IndexedTable {
         asked: &str,
     ) -> Option<TableFigure> {
         let columns = self.year_columns(year);
-        let by_length = length.and_then(|want| {
+        let of_length: Vec<usize> = length.map_or_else(Vec::new, |want| {
             columns
                 .iter()
                 .copied()
-                .find(|&k| period_length(&self.columns[k].head) == Some(want))
+                .filter(|&k| period_length(&self.columns[k].head) == Some(want))
+                .collect()
         });
-        let column = by_length
-            .or_else(|| self.by_what(&columns, asked))
-            .or_else(|| columns.get(occurrence).copied())
-            .or_else(|| columns.first().copied())?;
+        let column = if of_length.is_empty() {
+            self.by_what(&columns, asked)
+                .or_else(|| columns.get(occurrence).copied())
+                .or_else(|| columns.first().copied())?
+        } else {
+            self.by_what(&of_length, asked).unwrap_or(of_length[0])
+        };
         self.figure(row, column)
     }
 
@@ -295,10 +300,11 @@ const PERIOD_WORDS: [&str; 24] = [
     "date", "and",
 ];
 
-/// Lowercased words of `text` (letters only, two or more).
+/// Lowercased words of `text` (letters and digits, two or more characters, not a number
+/// alone: `q3` and `h1` are words, `2022` is not).
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphabetic())
-        .filter(|w| w.chars().count() >= 2)
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2 && !w.chars().all(|c| c.is_ascii_digit()))
         .map(str::to_lowercase)
 }
 
@@ -641,6 +647,13 @@ mod tests {
         );
         assert_eq!(read("What were net sales?").as_deref(), Some("34,229"));
         assert_eq!(read("Net sales in Europe?").as_deref(), Some("5,928"));
+        // A question naming the annual period still chooses by what it asks.
+        let annual = |asked: &str| {
+            t.figure_for(0, 2022, 0, Some(PeriodLength::Year), asked)
+                .map(|f| f.cell.text)
+        };
+        assert_eq!(annual("Total net sales FY2022?").as_deref(), Some("34,229"));
+        assert_eq!(annual("Europe net sales FY2022?").as_deref(), Some("5,928"));
         // Each column cites the period's box beside its own head.
         let f = t.figure_for(0, 2022, 0, None, "Americas").unwrap();
         let texts: Vec<_> = f.boxes.iter().map(|b| b.text.clone().unwrap()).collect();

@@ -79,7 +79,13 @@ pub fn find(lines: &[FlatLine], range: Range<usize>, toc: &BTreeSet<u32>) -> Vec
         // ("Assets", "Current assets") open it.
         // Column heads right above the first row ("Europe, Middle East" over "& Africa") are
         // its header lines, not label lines that open the run.
-        let headed = k > 0 && !header_lines(lines, &body[..k], page, figure_left).is_empty();
+        // (A label line such as "Current assets:" in a narrow, indented table is no head: a
+        // head ends without a colon and reaches over the figure columns.)
+        let headed = k > 0
+            && lines[body[k - 1]].page_no == page
+            && !text(k - 1).ends_with(':')
+            && lines[body[k - 1]].line.bbox.x1 > figure_left
+            && !header_lines(lines, &body[..k], page, figure_left).is_empty();
         let mut above = k;
         while !headed
             && above > 0
@@ -534,6 +540,16 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
         let mut c = c;
         let surplus = c.figures.len().saturating_sub(columns);
         for (text, rect) in c.figures.drain(..surplus) {
+            c.label = format!("{} {text}", c.label).trim().to_string();
+            c.label_box = Some(match c.label_box {
+                Some(b) => b.union(&rect),
+                None => rect,
+            });
+        }
+        // Where a column was added, leading figures under no column (a footnote mark "(1)")
+        // belong to the label.
+        while !added.is_empty() && c.figures.len() > 1 && off_column(&edges, c.figures[0].1.x1) {
+            let (text, rect) = c.figures.remove(0);
             c.label = format!("{} {text}", c.label).trim().to_string();
             c.label_box = Some(match c.label_box {
                 Some(b) => b.union(&rect),

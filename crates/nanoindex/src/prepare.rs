@@ -37,7 +37,8 @@ pub const GRAPH_REVISION: u32 = 3;
 /// openings and numbered parts, running heads below the margin, headings under outline
 /// leaves merged, tables of figures in `TreeNode.tables`; 9: pages without a usable text
 /// layer recognised by OCR; 10: column heads right above a table's first row are its
-/// header lines, and a column only some rows fill is a column); it is part of the cache directory name, so trees of other
+/// header lines, a column only some rows fill is a column, and a figure after a wide gap
+/// starts its own span); it is part of the cache directory name, so trees of other
 /// revisions are rebuilt.
 pub const TREE_REVISION: u32 = 10;
 

@@ -825,10 +825,6 @@ fn a_headline_over_three_lines_is_one_heading() {
     assert_eq!(depths(&doc.tree), expected);
 }
 
-/// A cash-flow statement as 10-Ks set it: a title, a header of years right of the labels,
-/// a label line, rows of three figures (one with a blank cell under 2017) to the foot of the
-/// page, the statement running on at the top of the next page, then the next statement at
-/// the top of the page after.
 /// Every table of the tree's nodes, in reading order.
 fn tables_of(tree: &DocumentTree) -> Vec<&nanoindex::core::Table> {
     tree.iter_nodes().flat_map(|n| n.tables.iter()).collect()
@@ -842,6 +838,10 @@ fn row_texts(t: &nanoindex::core::Table) -> Vec<Vec<&str>> {
         .collect()
 }
 
+/// A cash-flow statement as 10-Ks set it: a title, a header of years right of the labels,
+/// a label line, rows of three figures (one with a blank cell under 2017) to the foot of the
+/// page, the statement running on at the top of the next page, then the next statement at
+/// the top of the page after.
 fn cash_flow_statement() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
     // Rows 13 pt apart from `y`, their figures right-aligned under the three years.

@@ -192,9 +192,9 @@ pub(crate) fn summarize(
             match (&own_summary[t], first, second) {
                 (None, None, _) => continue,
                 // Nothing to combine: the one summary there is says what the model would
-                // be asked to say again (a section whose text is one subsection; one whose
-                // subsections got none).
-                (None, Some(only), None) => {
+                // be asked to say again (a section whose text is its one subsection; one
+                // whose subsections got none).
+                (None, Some(only), None) if children.len() == 1 => {
                     summary[t] = Some(only);
                     continue;
                 }
