@@ -232,12 +232,12 @@ impl IndexedTable {
 
     /// The figure of body row `row` for `year`: of the columns dated `year`, those whose
     /// head names the period `length` asks for (all of them when none does); among those,
-    /// where they are of different
-    /// things (regions, segments: [`Column::head`] words other than the period's), the one
-    /// whose head names more of `asked`'s words (the question), else the one headed as the
-    /// whole (`Total`, `Worldwide`, `Consolidated`); else the `occurrence`-th (0 for the
-    /// first, the shorter period by convention), else the first. `None` when no column is
-    /// dated `year` or that row's cell is blank.
+    /// where they are of different things (regions, segments: [`Column::head`] words other
+    /// than the period's), the one whose head names more of `asked`'s words (the question),
+    /// else the one headed as the whole (`Total`, `Worldwide`, `Consolidated`); else the
+    /// first of the asked period, or the `occurrence`-th (0 for the first, the shorter
+    /// period by convention), else the first. `None` when no column is dated `year` or that
+    /// row's cell is blank.
     #[must_use]
     pub fn figure_for(
         &self,

@@ -538,18 +538,16 @@ fn build(lines: &[FlatLine], headers: &[usize], run: &[usize], title: String) ->
     for (i, c) in cuts {
         let l = &lines[i];
         let mut c = c;
-        let surplus = c.figures.len().saturating_sub(columns);
-        for (text, rect) in c.figures.drain(..surplus) {
-            c.label = format!("{} {text}", c.label).trim().to_string();
-            c.label_box = Some(match c.label_box {
-                Some(b) => b.union(&rect),
-                None => rect,
-            });
-        }
+        let mut surplus = c.figures.len().saturating_sub(columns);
         // Where a column was added, leading figures under no column (a footnote mark "(1)")
-        // belong to the label.
-        while !added.is_empty() && c.figures.len() > 1 && off_column(&edges, c.figures[0].1.x1) {
-            let (text, rect) = c.figures.remove(0);
+        // belong to the label too.
+        while !added.is_empty()
+            && surplus + 1 < c.figures.len()
+            && off_column(&edges, c.figures[surplus].1.x1)
+        {
+            surplus += 1;
+        }
+        for (text, rect) in c.figures.drain(..surplus) {
             c.label = format!("{} {text}", c.label).trim().to_string();
             c.label_box = Some(match c.label_box {
                 Some(b) => b.union(&rect),

@@ -174,27 +174,27 @@ pub(crate) fn summarize(
             if target.depth != depth || !target.has_children {
                 continue;
             }
-            let children: Vec<String> = targets
+            let kids: Vec<usize> = targets
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| c.depth == depth + 1 && c.path.starts_with(&target.path))
-                .map(|(c, child)| match &summary[c] {
-                    Some(s) => format!("- {}: {s}", child.title),
-                    None => format!("- {}", child.title),
+                .map(|(c, _)| c)
+                .collect();
+            let children: Vec<String> = kids
+                .iter()
+                .map(|&c| match &summary[c] {
+                    Some(s) => format!("- {}: {s}", targets[c].title),
+                    None => format!("- {}", targets[c].title),
                 })
                 .collect();
-            let mut summarised = targets
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.depth == depth + 1 && c.path.starts_with(&target.path))
-                .filter_map(|(c, _)| summary[c].as_ref());
+            let mut summarised = kids.iter().filter_map(|&c| summary[c].as_ref());
             let (first, second) = (summarised.next().cloned(), summarised.next());
             match (&own_summary[t], first, second) {
                 (None, None, _) => continue,
                 // Nothing to combine: the one summary there is says what the model would
                 // be asked to say again (a section whose text is its one subsection; one
                 // whose subsections got none).
-                (None, Some(only), None) if children.len() == 1 => {
+                (None, Some(only), None) if kids.len() == 1 => {
                     summary[t] = Some(only);
                     continue;
                 }
