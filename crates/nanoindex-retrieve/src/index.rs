@@ -358,6 +358,7 @@ impl RetrievalIndex {
             in_table: false,
             boxes: Vec::new(),
             head: header,
+            stub_head: String::new(),
         })
     }
 

@@ -55,6 +55,11 @@ pub struct TableFigure {
     pub boxes: Vec<BoundingBox>,
     /// The column's head ([`Column::head`]).
     pub head: String,
+    /// The stub head: the header rows' label cells over the row labels, top first, joined
+    /// with a space ("Net Sales (Millions)" over rows of regions); what every row counts.
+    /// Empty when the header rows leave that corner blank, and for a figure read under a
+    /// header line.
+    pub stub_head: String,
 }
 
 impl IndexedTable {
@@ -220,6 +225,15 @@ impl IndexedTable {
             in_table: true,
             boxes,
             head: head.head.clone(),
+            stub_head: self
+                .table
+                .header_rows
+                .iter()
+                .filter_map(|r| r.first())
+                .map(|c| c.text.trim())
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
         })
     }
 

@@ -1160,3 +1160,85 @@ fn a_figure_is_read_from_its_table_cell_by_column_and_cited_with_the_cells_box()
         [("(149)", 2)]
     );
 }
+
+/// A 10-K's geographic note, laid out like 3M's 2022 10-K, page 60: net sales by region
+/// under the stub head "Net Sales (Millions)", a sentence giving a part of one region, and,
+/// on the next page, property, plant and equipment by the same regions.
+fn regions() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 120.0, 18.0, true, "Larkspur Industries Company")
+        .text(72.0, 150.0, 12.0, false, "Annual Report 2022");
+    let table = |pdf: &mut PdfBuilder,
+                 title: &str,
+                 stub: &str,
+                 years: &[&str],
+                 rows: &[(&str, &[&str])],
+                 after: &[&str]| {
+        let page = pdf.page();
+        page.text(72.0, 90.0, 14.0, true, title);
+        page.text(72.0, 125.0, 9.0, false, stub);
+        for (i, y) in years.iter().enumerate() {
+            page.text(330.0 + 60.0 * i as f32, 125.0, 9.0, false, y);
+        }
+        let mut y = 145.0;
+        for (label, cells) in rows {
+            page.text(72.0, y, 9.0, false, label);
+            for (i, c) in cells.iter().enumerate() {
+                page.text(330.0 + 60.0 * i as f32, y, 9.0, false, c);
+            }
+            y += 15.0;
+        }
+        for line in after {
+            y += 15.0;
+            page.text(72.0, y, 9.0, false, line);
+        }
+    };
+    table(
+        &mut pdf,
+        "Geographic Information",
+        "Net Sales (Millions)",
+        &["2022", "2021", "2020"],
+        &[
+            ("Americas", &["$ 18,400", "$ 18,097", "$ 16,525"]),
+            ("Asia Pacific", &["9,901", "10,600", "9,569"]),
+            ("Europe, Middle East and Africa", &["5,928", "6,660", "6,109"]),
+            ("Worldwide", &["$ 34,229", "$ 35,355", "$ 32,184"]),
+        ],
+        &[
+            "Americas included United States net sales to customers of $15.0 billion, $15.0 billion",
+            "and $13.9 billion in 2022, 2021 and 2020, respectively.",
+        ],
+    );
+    table(
+        &mut pdf,
+        "Property, Plant and Equipment - net",
+        "(Millions)",
+        &["2022", "2021"],
+        &[
+            ("Americas", &["$ 6,066", "$ 5,864"]),
+            ("Asia Pacific", &["1,389", "1,582"]),
+            ("Total Company", &["$ 9,178", "$ 9,429"]),
+        ],
+        &[],
+    );
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_regions_figure_comes_from_the_row_under_its_stub_head_not_from_a_part_it_included() {
+    let (_dir, doc) = prepare(&regions(), "larkspur.pdf");
+
+    // The stub head names what the region rows count; the sentence's figures are United
+    // States net sales, a part of the Americas; the PP&E table's Americas row counts
+    // something else.
+    let answer = ask_reader(&doc, "What were net sales in the Americas in 2021?");
+    assert!(answer.content.contains("18,097"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![2]);
+
+    // The part, asked for by its own name, is the sentence's figure of that year.
+    let answer = ask_reader(&doc, "What were United States net sales in 2021?");
+    assert!(answer.content.contains("$15.0 billion"), "{}", answer.content);
+    assert!(!answer.content.contains("18,097"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![2]);
+}

@@ -275,9 +275,10 @@ pub(in crate::ask) fn cell_candidates(
             continue;
         };
         // A column that names what the question asks beside the row's label ("Americas" over
-        // the net sales row of a table of regions) covers those words too.
+        // the net sales row of a table of regions) covers those words too, and so does the
+        // stub head over the labels ("Net Sales (Millions)" over a row "Americas").
         let cov = if read.in_table {
-            let head_terms = stems(&read.head);
+            let head_terms = stems(&format!("{} {}", read.head, read.stub_head));
             let named = coverage_by(&label_weights, |t| {
                 head_terms.contains(t) && !label_terms.contains(t)
             });

@@ -322,6 +322,20 @@ pub(super) fn span_candidates(
             if norm.is_empty() || stated {
                 continue;
             }
+            // "Americas included United States net sales to customers of $15.0 billion": the
+            // figure counts what follows "included", a part of what the question names.
+            if figures
+                && stated_as_part(
+                    &unit.text,
+                    &found_all,
+                    &span,
+                    &metric_weights,
+                    naming,
+                    &own_terms,
+                )
+            {
+                continue;
+            }
             // A per-share amount is never stated in millions ("EPS … to $1.40", not the
             // "$2.9 billion" of the sentence before it).
             if per_share && has_scale_word(&value) {
@@ -374,6 +388,70 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// Whether the figure at `span` of `text` is stated as a part of a whole under another
+/// name: it follows the sentence's last "include(s/d/ing)" with no other figure between,
+/// and the phrase between that word and the figure lacks one of the question's metric
+/// words (`metric_weights`, less the document's own name words `naming`) while it names
+/// something the question does not (a capitalised word whose stem is not in `asked`, even
+/// one of the document's name: "United States" is in a 10-K's cover).
+/// "Americas included United States net sales to customers of $15.0 billion, $15.0 billion
+/// and $13.9 billion" states United States net sales, not the Americas'; "costs included
+/// restructuring charges of $200 million" still answers "restructuring charges included in
+/// costs". A figure in a list (`$15.0 billion, $15.0 billion and`) is read from the list's
+/// first figure; in "Total costs, including charges of $200 million, were $5.1 billion",
+/// $5.1 billion has a figure between it and "including", so it is no part.
+pub(super) fn stated_as_part(
+    text: &str,
+    found: &[std::ops::Range<usize>],
+    span: &std::ops::Range<usize>,
+    metric_weights: &[(String, f32)],
+    naming: &HashSet<String>,
+    asked: &[String],
+) -> bool {
+    // The first figure of the list `span` ends: figures apart only by commas, "and", "$".
+    let mut list_start = span.start;
+    for earlier in found.iter().rev().filter(|r| r.end <= span.start) {
+        let gap = &text[earlier.end..list_start];
+        let joined = gap
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '$')
+            .all(|w| w.is_empty() || w == "and" || w == "or");
+        if !joined {
+            break;
+        }
+        list_start = earlier.start;
+    }
+    let lower = text[..list_start].to_lowercase();
+    let Some(at) = lower
+        .match_indices("includ")
+        .map(|(i, _)| i)
+        .filter(|&i| !lower[..i].ends_with(char::is_alphanumeric))
+        .last()
+    else {
+        return false;
+    };
+    let word_end = lower[at..]
+        .find(|c: char| !c.is_alphanumeric())
+        .map_or(lower.len(), |n| at + n);
+    if found
+        .iter()
+        .any(|r| r.start >= word_end && r.end <= list_start)
+    {
+        return false;
+    }
+    let phrase = &text[word_end..list_start];
+    let terms = super::stems(phrase);
+    let lacks_metric = metric_weights
+        .iter()
+        .map(|(t, _)| t)
+        .any(|t| !naming.contains(t) && !terms.contains(t));
+    let names_other = phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .flat_map(super::stems)
+        .any(|t| !asked.contains(&t));
+    lacks_metric && names_other
 }
 
 /// Whether an amount is written with a scale word (`$2.9 billion`, `$15 million`, `€3bn`).
