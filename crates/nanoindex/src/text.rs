@@ -184,6 +184,46 @@ pub fn is_repetitive(text: &str) -> bool {
     words.len() >= 10 && mostly_repeated_trigrams(&words)
 }
 
+/// Words in a phrase whose second occurrence marks a model's text as looping
+/// ([`loop_start`]). Six, because a summary may well name a five-word party twice
+/// ("Deutsche Bank Trust Company Americas"), while a six-word phrase said again is, in the
+/// default model's replies, the start of a loop ("the date of the first report, the date of
+/// the first report, …").
+pub const LOOP_WORDS: usize = 6;
+
+/// Byte offset in `text` where a phrase of [`LOOP_WORDS`] words (compared in lower case,
+/// words being runs of letters and digits) begins that already began earlier in `text`:
+/// the start of the model's second time round a loop. `None` when no such phrase repeats.
+///
+/// The text before the offset is what the model wrote before it looped; a reply being
+/// generated can be stopped as soon as this is `Some`.
+pub fn loop_start(text: &str) -> Option<usize> {
+    let words: Vec<(usize, String)> = text
+        .char_indices()
+        .filter(|&(i, c)| {
+            c.is_alphanumeric()
+                && !text[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+        })
+        .map(|(i, _)| {
+            let end = text[i..]
+                .find(|c: char| !c.is_alphanumeric())
+                .map_or(text.len(), |n| i + n);
+            (i, text[i..end].to_lowercase())
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for (start, phrase) in words.windows(LOOP_WORDS).enumerate() {
+        let key: Vec<&str> = phrase.iter().map(|(_, w)| w.as_str()).collect();
+        if !seen.insert(key) {
+            return Some(words[start].0);
+        }
+    }
+    None
+}
+
 /// The first `n` words of the line starting at byte `at`, exactly as written (so that a
 /// model can copy them and [`find_opening`] can find them again).
 pub fn opening_words(text: &str, at: usize, n: usize) -> String {
@@ -310,6 +350,32 @@ pub fn pack(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_loop_starts_where_a_six_word_phrase_begins_again() {
+        // A reply of the default model on the AMCOR 8-K (cut).
+        let reply = "This section is a summary of the current report. It includes the date of \
+                     the first event reported, the date of the first report, the date of the \
+                     first report, the date";
+        let at = loop_start(reply).expect("a loop");
+        assert!(
+            reply[..at].ends_with("the date of the first report, "),
+            "{}",
+            &reply[..at]
+        );
+        // Case and punctuation do not hide the phrase.
+        let shouting = "The governing law is New York. THE GOVERNING LAW IS NEW YORK; and";
+        assert_eq!(loop_start(shouting), Some(31));
+        // A five-word name said twice is no loop, nor is prose without repeats.
+        assert_eq!(
+            loop_start(
+                "Deutsche Bank Trust Company Americas is the trustee; Deutsche Bank Trust \
+                 Company Americas signs."
+            ),
+            None
+        );
+        assert_eq!(loop_start("Rent is $2 million a year, paid monthly."), None);
+    }
 
     #[test]
     fn paragraphs_are_runs_between_blank_lines() {

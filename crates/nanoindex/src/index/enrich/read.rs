@@ -10,8 +10,9 @@
 //!
 //! - summaries and entities: a conversation of two turns, one window after the other. The
 //!   first asks for the summary, written as one JSON string that begins with "This section"
-//!   ([`prompts::summary_in_own_words`]; asked again in the same conversation when it
-//!   copies the text, up to [`SUMMARY_TURNS`] turns in all); the second, the summary's
+//!   ([`prompts::summary_in_own_words`]; ended as soon as it starts to loop,
+//!   [`crate::text::loop_start`]; asked again in the same conversation when it copies the
+//!   text, up to [`SUMMARY_TURNS`] turns in all); the second, the summary's
 //!   conversation plus one more user turn, asks for the entities and relationships under a
 //!   JSON Schema ([`prompts::entities_after_summary`]). The backend still holds the first
 //!   turn's keys and values, so the second evaluates only its own new tokens, never the
@@ -35,7 +36,7 @@ use crate::text::{boundaries, head, pack};
 
 /// Estimated tokens of prose per window when model entities are asked for (with or without
 /// summaries); summaries alone use the enrichment's prompt budget.
-pub const WINDOW_TOKENS: usize = 480;
+pub const WINDOW_TOKENS: usize = 960;
 
 /// Most summary turns of one window's conversation: the first request and the retries
 /// after a reply that is not usable. A window whose last reply is still not usable has no
@@ -219,8 +220,17 @@ pub(crate) fn read(
             for w in windows {
                 let mut asked_summary = prompts::summary_in_own_words(&w.title, &w.text, &system);
                 // The reply as generated goes back into the conversation (the backend's cache
-                // holds those tokens); its text is the summary.
-                let mut reply = calls.one(&asked_summary)?.text;
+                // holds those tokens); its text is the summary. A reply that starts to loop is
+                // ended there: `clean` keeps what came before the loop, and decoding the loop
+                // to the token limit was a fifth of the default model's summary tokens.
+                let mut until_loop = |written: &str| {
+                    if crate::text::loop_start(written).is_some() {
+                        TokenControl::Stop
+                    } else {
+                        TokenControl::Continue
+                    }
+                };
+                let mut reply = calls.one_watched(&asked_summary, &mut until_loop)?.text;
                 let mut retried = 0;
                 while retried + 1 < SUMMARY_TURNS
                     && !usable(&clean(&prompts::summary_text(&reply)), &w.text)
@@ -229,7 +239,7 @@ pub(crate) fn read(
                     // each turn evaluates the reply and one line, not the window again.
                     calls.expect(1);
                     asked_summary = prompts::summary_again(&asked_summary, &reply);
-                    reply = calls.one(&asked_summary)?.text;
+                    reply = calls.one_watched(&asked_summary, &mut until_loop)?.text;
                     retried += 1;
                 }
                 let asked_entities = prompts::entities_after_summary(

@@ -380,10 +380,12 @@ fn checked(
     Ok(out)
 }
 
-/// Trims the reply, drops a leading `Summary:` label, and cuts a sentence left unfinished
-/// by the token limit (when a finished one comes before it).
+/// Trims the reply, drops a leading `Summary:` label, ends it where it starts to loop
+/// ([`crate::text::loop_start`]), and cuts a sentence left unfinished by the token limit
+/// or the loop (when a finished one comes before it).
 pub(crate) fn clean(reply: &str) -> String {
     let text = reply.trim();
+    let text = crate::text::loop_start(text).map_or(text, |at| text[..at].trim_end());
     let text = ["Summary:", "**Summary:**", "Summary -"]
         .iter()
         .find_map(|p| text.strip_prefix(p))
@@ -477,6 +479,23 @@ pub(crate) fn usable(summary: &str, source: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_looping_reply_keeps_its_sentences_before_the_loop() {
+        let reply = "This section is a summary of the current report, detailing the key \
+                     findings and statistics. It includes the date of the report, the date of \
+                     the first report, the date of the first report, the date of the first";
+        assert_eq!(
+            clean(reply),
+            "This section is a summary of the current report, detailing the key findings and \
+             statistics."
+        );
+        // A reply without a loop is only trimmed.
+        assert_eq!(
+            clean("  Summary: The lease runs five years.  "),
+            "The lease runs five years."
+        );
+    }
 
     #[test]
     fn copies_of_the_first_sentence_are_not_summaries() {
