@@ -84,3 +84,11 @@ for f in ("SmolLM2-135M-Instruct.Q4_1.gguf", "gemma-3-270m-q4_k_m.gguf"):
         size = os.path.getsize(p)
         print(f"  {f}: {size / 1e6:.0f} MB read per token -> decode bound {bw / size:.0f} tokens/s")
 PY
+
+# Decoding several sequences together (continuous batching, issue 14 item 3): aggregate
+# generated tokens/s of `generate_batch` on the llama.cpp backend for 1 to 16 sequences of
+# 96 tokens each (examples/batch_decode.rs). On a CPU the gain is bounded by compute, not by
+# reading the weights; on a GPU it is where throughput comes from.
+cargo build --quiet -p nanoindex-llm-llamacpp --example batch_decode
+echo "batched decode, SmolLM2-135M-Instruct Q4_1, llama.cpp, $threads thread(s):"
+"$CARGO_TARGET_DIR/debug/examples/batch_decode" "$models_dir/SmolLM2-135M-Instruct.Q4_1.gguf" "$threads" 1,2,4,8,16

@@ -1238,7 +1238,11 @@ fn a_regions_figure_comes_from_the_row_under_its_stub_head_not_from_a_part_it_in
 
     // The part, asked for by its own name, is the sentence's figure of that year.
     let answer = ask_reader(&doc, "What were United States net sales in 2021?");
-    assert!(answer.content.contains("$15.0 billion"), "{}", answer.content);
+    assert!(
+        answer.content.contains("$15.0 billion"),
+        "{}",
+        answer.content
+    );
     assert!(!answer.content.contains("18,097"), "{}", answer.content);
     assert_eq!(cited_pages(&answer), vec![2]);
 }
