@@ -1246,3 +1246,56 @@ fn a_regions_figure_comes_from_the_row_under_its_stub_head_not_from_a_part_it_in
     assert!(!answer.content.contains("18,097"), "{}", answer.content);
     assert_eq!(cited_pages(&answer), vec![2]);
 }
+
+/// An annual report whose cash-flow discussion states a change of an operating figure and
+/// whose human-capital section counts people "employed", as 3M's 2022 10-K does (pages 6 and
+/// 39).
+fn operations() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "Quillfeather Corporation Annual Report 2024");
+    f.heading(12.0, "Human Capital");
+    f.para(&[
+        "On December 31, 2024, the Company employed approximately 9,200 people (full-time",
+        "equivalents), with approximately 3,700 employed in the United States.",
+    ]);
+    f.heading(12.0, "Cash Flows from Operating Activities");
+    f.para(&[
+        "In 2024, cash flows provided by operating activities decreased $186 million compared",
+        "to the same period last year, primarily due to lower net income.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Consolidated Statement of Income");
+    f.para(&["(Millions) 2024 2023"]);
+    f.para(&["Net sales 4,210 4,380"]);
+    f.para(&["Operating income 655 702"]);
+    f.para(&["Net income 512 560"]);
+    f.bytes()
+}
+
+#[test]
+fn a_change_answers_only_a_question_about_one_and_people_employed_are_employees() {
+    let (_dir, doc) = prepare(&operations(), "quillfeather.pdf");
+
+    // "decreased $186 million" is a change of operating cash flows, not operating income.
+    let answer = ask_reader(&doc, "What was operating income in 2024?");
+    assert!(answer.content.contains("655"), "{}", answer.content);
+    assert!(!answer.content.contains("186"), "{}", answer.content);
+    // Asked as a change, the same sentence answers.
+    let answer = ask_reader(
+        &doc,
+        "By how much did cash flows from operating activities decrease in 2024?",
+    );
+    assert!(
+        answer.content.contains("$186 million"),
+        "{}",
+        answer.content
+    );
+    assert_eq!(cited_pages(&answer), vec![1]);
+
+    let answer = ask_reader(
+        &doc,
+        "How many employees did Quillfeather have at the end of 2024?",
+    );
+    assert!(answer.content.contains("9,200"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![1]);
+}

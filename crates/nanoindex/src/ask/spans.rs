@@ -392,14 +392,37 @@ fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
         }
         _ => false,
     };
-    labelled || named_before(&before_words(sentence, m.start()), &is_noun, noun)
+    labelled
+        || named_before(&before_words(sentence, m.start()), &is_noun, noun)
+        || employs(sentence, m, noun)
+}
+
+/// "The Company employed approximately 92,000 people": a count of people right after a form
+/// of "employ" (at most three words before the number, hedges included) counts employees.
+fn employs(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
+    if !noun.starts_with("employ") {
+        return false;
+    }
+    let people = sentence[m.end()..]
+        .split_whitespace()
+        .next()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .is_some_and(|w| ["people", "persons", "individuals"].contains(&w.as_str()));
+    people
+        && before_words(sentence, m.start())
+            .iter()
+            .take(3)
+            .any(|w| w.starts_with("employ"))
 }
 
 /// Nouns of a group that a count of its members may be stated by (a stem of a count noun,
 /// then the group words): a workforce or headcount of 156,000 counts employees.
 const COLLECTIVE_NOUNS: &[(&str, &[&str])] = &[(
     "employee",
-    &["workforce", "headcount", "staff", "personnel"],
+    &["workforce", "headcount", "staff", "personnel", "employed"],
 )];
 
 /// The words for a group of `noun` (a count noun's stem): `workforce`, `headcount` … for

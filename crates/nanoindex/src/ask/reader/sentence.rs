@@ -182,6 +182,9 @@ pub(super) fn span_candidates(
         ]
         .iter()
         .any(|w| lower_part.contains(w));
+    // A question about a change ("by how much did … decrease", "growth") may be answered by
+    // a figure a sentence states as one.
+    let asks_change = CHANGE_WORDS.iter().any(|w| lower_part.contains(w));
     let per_share = kind == AnswerType::Amount
         && (lower_part.contains("per share")
             || lower_part
@@ -336,6 +339,11 @@ pub(super) fn span_candidates(
             {
                 continue;
             }
+            // "Cash flows from operating activities decreased $1,863 million": a change,
+            // which answers only a question about one.
+            if figures && !asks_change && stated_as_change(&unit.text, span.start) {
+                continue;
+            }
             // A per-share amount is never stated in millions ("EPS … to $1.40", not the
             // "$2.9 billion" of the sentence before it).
             if per_share && has_scale_word(&value) {
@@ -452,6 +460,69 @@ pub(super) fn stated_as_part(
         .flat_map(super::stems)
         .any(|t| !asked.contains(&t));
     lacks_metric && names_other
+}
+
+/// Question words that ask for a change of a figure, not its level.
+const CHANGE_WORDS: &[&str] = &[
+    "increase",
+    "decrease",
+    "grow",
+    "rise",
+    "rose",
+    "fall",
+    "fell",
+    "declin",
+    "drop",
+    "reduc",
+    "chang",
+    "differ",
+    "compare",
+    "improve",
+    "more than",
+    "less than",
+];
+
+/// Whether the figure starting at byte `start` of `text` is stated as a change: the nearest
+/// word before it (past `$`, `by` and hedges like "approximately") is a verb of change or
+/// `up`/`down` ("decreased $1,863 million", "up 10%", "grew by about 4%"); "increased to
+/// 70.1%" states a level.
+pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
+    const CHANGE_VERBS: &[&str] = &[
+        "increased",
+        "increases",
+        "decreased",
+        "decreases",
+        "rose",
+        "fell",
+        "grew",
+        "declined",
+        "dropped",
+        "improved",
+        "widened",
+        "narrowed",
+        "up",
+        "down",
+    ];
+    const SKIP: &[&str] = &[
+        "by",
+        "approximately",
+        "about",
+        "nearly",
+        "roughly",
+        "some",
+        "almost",
+    ];
+    text[..start]
+        .split_whitespace()
+        .rev()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .find(|w| !SKIP.contains(&w.as_str()))
+        .is_some_and(|w| CHANGE_VERBS.contains(&w.as_str()))
 }
 
 /// Whether an amount is written with a scale word (`$2.9 billion`, `$15 million`, `€3bn`).
