@@ -1299,3 +1299,52 @@ fn a_change_answers_only_a_question_about_one_and_people_employed_are_employees(
     assert!(answer.content.contains("9,200"), "{}", answer.content);
     assert_eq!(cited_pages(&answer), vec![1]);
 }
+
+/// A retailer's store counts as Best Buy's fiscal 2023 10-K gives them: the total in a
+/// sentence that uses no verb of the question, and kinds of stores in a footnote to a table of
+/// stores by state, which names the question's words more often.
+fn stores() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "Harrow Electronics Annual Report");
+    f.heading(12.0, "Store Development");
+    f.para(&[
+        "We had 1,138 stores at the end of fiscal 2023 throughout our Domestic and",
+        "International segments.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Item 2. Properties");
+    f.para(&["The stores we operate at the end of fiscal 2023 by state were as follows:"]);
+    f.para(&["Alabama 27 Ohio 32 Texas 107 Total Domestic store count 978"]);
+    f.para(&["(1) Includes 33 Harrow Mobile stores and 14 Yardbird stand-alone stores."]);
+    // The rest of a filing: a kind is told from the subject by how rarely it is named.
+    for (title, text) in [
+        ("Item 1A. Risk Factors", "Competition for customers is intense in every market."),
+        ("Item 3. Legal Proceedings", "We are party to claims arising in the ordinary course."),
+        ("Item 5. Market for Equity", "Our common shares trade on the New York Stock Exchange."),
+        ("Item 7. Results of Operations", "Revenue declined as demand for computing softened."),
+        ("Liquidity", "We fund operations from cash on hand and a revolving credit facility."),
+        ("Item 9A. Controls", "Management concluded that internal controls were effective."),
+    ] {
+        f.heading(12.0, title);
+        f.para(&[text]);
+    }
+    f.bytes()
+}
+
+#[test]
+fn a_count_of_a_kind_the_question_does_not_name_is_not_the_whole_count() {
+    let (_dir, doc) = prepare(&stores(), "harrow.pdf");
+    let answer = ask_reader(
+        &doc,
+        "How many stores did Harrow operate at the end of fiscal 2023?",
+    );
+    assert!(answer.content.contains("1,138"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![1]);
+    // Asked by its kind, the footnote's count answers.
+    let answer = ask_reader(
+        &doc,
+        "How many Harrow Mobile stores were there at the end of fiscal 2023?",
+    );
+    assert!(answer.content.contains("33"), "{}", answer.content);
+    assert_eq!(cited_pages(&answer), vec![2]);
+}

@@ -339,6 +339,15 @@ pub(super) fn span_candidates(
             {
                 continue;
             }
+            // "Includes 33 Best Buy Mobile stores": a count of a kind the question does not
+            // name.
+            if noun.as_deref().is_some_and(|n| {
+                names_a_kind(&unit.text[span.end..], n, &own_terms, naming, &|w| {
+                    rare_in(input.index, w)
+                })
+            }) {
+                continue;
+            }
             // "Cash flows from operating activities decreased $1,863 million": a change,
             // which answers only a question about one.
             if figures && !asks_change && stated_as_change(&unit.text, span.start) {
@@ -351,7 +360,15 @@ pub(super) fn span_candidates(
             }
             let prox = proximity(weights, &unit.text, &span);
             let defines = names_defined_term(weights, &unit.text, &span);
-            let (cov, matched) = if defines {
+            // "We had 1,138 stores": the count's own noun, right after it, is what the
+            // question counts, whatever verb the question uses ("operate", "have").
+            let counts_asked_noun = noun.as_deref().is_some_and(|n| {
+                unit.text[span.end..]
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.to_lowercase().starts_with(n))
+            });
+            let (cov, matched) = if defines || counts_asked_noun {
                 (cov.max(MIN_COVERAGE), matched.max(MIN_COVERAGE))
             } else {
                 (cov, matched)
@@ -460,6 +477,48 @@ pub(super) fn stated_as_part(
         .flat_map(super::stems)
         .any(|t| !asked.contains(&t));
     lacks_metric && names_other
+}
+
+/// Share of the document's passages a word may appear in and still name a kind of thing
+/// ([`names_a_kind`]); a word in more is the document's subject ("JavaScript" in a paper on
+/// a JavaScript compiler).
+const KIND_MAX_SHARE: f32 = 0.15;
+
+/// Whether `word` appears in fewer than [`KIND_MAX_SHARE`] of the index's passages.
+fn rare_in(index: &RetrievalIndex, word: &str) -> bool {
+    let passages = index.passages().len().max(1) as f32;
+    tokenize(word)
+        .iter()
+        .all(|t| (index.doc_freq(t) as f32) < KIND_MAX_SHARE * passages)
+}
+
+/// Whether the words between a count and its `noun` (in `after`, the text right after the
+/// count) name a kind of it that the question does not: a capitalised word that is `rare`
+/// in the document and whose stem is neither a question word (`asked`) nor one of the
+/// document's name (`naming`). "33 Best Buy Mobile stores" and "14 Yardbird stand-alone
+/// stores" count kinds of stores; "1,138 stores", "156,000 employees" and, in a paper about
+/// JavaScript, "26 short-running JavaScript programs" do not. `false` when the noun does not
+/// follow within eight words.
+pub(super) fn names_a_kind(
+    after: &str,
+    noun: &str,
+    asked: &[String],
+    naming: &HashSet<String>,
+    rare: &dyn Fn(&str) -> bool,
+) -> bool {
+    let mut kind = false;
+    for word in after.split_whitespace().take(8) {
+        let clean = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if clean.to_lowercase().starts_with(noun) {
+            return kind;
+        }
+        if clean.chars().next().is_some_and(char::is_uppercase) && rare(clean) {
+            kind |= super::stems(clean)
+                .iter()
+                .any(|t| !asked.contains(t) && !naming.contains(t));
+        }
+    }
+    false
 }
 
 /// Question words that ask for a change of a figure, not its level.
