@@ -1318,12 +1318,30 @@ fn stores() -> Vec<u8> {
     f.para(&["(1) Includes 33 Harrow Mobile stores and 14 Yardbird stand-alone stores."]);
     // The rest of a filing: a kind is told from the subject by how rarely it is named.
     for (title, text) in [
-        ("Item 1A. Risk Factors", "Competition for customers is intense in every market."),
-        ("Item 3. Legal Proceedings", "We are party to claims arising in the ordinary course."),
-        ("Item 5. Market for Equity", "Our common shares trade on the New York Stock Exchange."),
-        ("Item 7. Results of Operations", "Revenue declined as demand for computing softened."),
-        ("Liquidity", "We fund operations from cash on hand and a revolving credit facility."),
-        ("Item 9A. Controls", "Management concluded that internal controls were effective."),
+        (
+            "Item 1A. Risk Factors",
+            "Competition for customers is intense in every market.",
+        ),
+        (
+            "Item 3. Legal Proceedings",
+            "We are party to claims arising in the ordinary course.",
+        ),
+        (
+            "Item 5. Market for Equity",
+            "Our common shares trade on the New York Stock Exchange.",
+        ),
+        (
+            "Item 7. Results of Operations",
+            "Revenue declined as demand for computing softened.",
+        ),
+        (
+            "Liquidity",
+            "We fund operations from cash on hand and a revolving credit facility.",
+        ),
+        (
+            "Item 9A. Controls",
+            "Management concluded that internal controls were effective.",
+        ),
     ] {
         f.heading(12.0, title);
         f.para(&[text]);

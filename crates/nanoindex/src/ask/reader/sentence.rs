@@ -447,7 +447,8 @@ pub(super) fn stated_as_part(
         }
         list_start = earlier.start;
     }
-    let lower = text[..list_start].to_lowercase();
+    // ASCII lower case keeps byte offsets, which index `text` below.
+    let lower = text[..list_start].to_ascii_lowercase();
     let Some(at) = lower
         .match_indices("includ")
         .map(|(i, _)| i)
@@ -826,4 +827,72 @@ pub(super) fn cause_candidates(
         out.push(Candidate::quoted(quoted, q, score, cov));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(text: &str) -> Vec<std::ops::Range<usize>> {
+        spans::find(AnswerType::Amount, text, None)
+    }
+
+    #[test]
+    fn a_figure_after_included_is_a_part_only_when_its_phrase_names_another_thing() {
+        let metric = |words: &[&str]| -> Vec<(String, f32)> {
+            words.iter().map(|w| (stem(w), 1.0)).collect()
+        };
+        let naming = HashSet::new();
+        let americas = metric(&["net", "sales", "americas"]);
+        let asked = stems("net sales in the Americas");
+        let text = "Americas included United States net sales to customers of $15.0 billion, \
+                    $15.0 billion and $13.9 billion in 2022, 2021 and 2020, respectively.";
+        let found = figures(text);
+        assert_eq!(found.len(), 3);
+        for span in &found {
+            assert!(stated_as_part(
+                text, &found, span, &americas, &naming, &asked
+            ));
+        }
+        // Asked for the part by its name, the figures are its own.
+        let us = metric(&["united", "states", "net", "sales"]);
+        let asked_us = stems("United States net sales");
+        assert!(!stated_as_part(
+            text, &found, &found[1], &us, &naming, &asked_us
+        ));
+        // A figure with another figure between it and "including" is no part.
+        let text = "Total costs, including Mexico charges of $200 million, were $5.1 billion.";
+        let found = figures(text);
+        let costs = metric(&["total", "costs"]);
+        let asked = stems("total costs");
+        assert!(stated_as_part(
+            text, &found, &found[0], &costs, &naming, &asked
+        ));
+        assert!(!stated_as_part(
+            text, &found, &found[1], &costs, &naming, &asked
+        ));
+        // Letters whose lower case is longer in bytes do not move the offsets.
+        let text = "İstanbul sales included Ankara sales of $3.0 million.";
+        let found = figures(text);
+        let asked = stems("İstanbul sales");
+        assert!(stated_as_part(
+            text,
+            &found,
+            &found[0],
+            &metric(&["istanbul", "sales"]),
+            &naming,
+            &asked
+        ));
+    }
+
+    #[test]
+    fn a_figure_after_a_verb_of_change_is_a_change() {
+        let text =
+            "Cash flows decreased $1,863 million, and margin increased to 70.1%, up 4 points.";
+        let at = |s: &str| text.find(s).unwrap();
+        assert!(stated_as_change(text, at("$1,863")));
+        assert!(!stated_as_change(text, at("70.1%")));
+        assert!(stated_as_change(text, at("4 points")));
+        assert!(stated_as_change("Sales grew by about 4%.", 19));
+    }
 }
