@@ -185,11 +185,12 @@ pub fn is_repetitive(text: &str) -> bool {
 }
 
 /// Words in a phrase whose second occurrence marks a model's text as looping
-/// ([`loop_start`]). Six, because a summary may well name a five-word party twice
-/// ("Deutsche Bank Trust Company Americas"), while a six-word phrase said again is, in the
-/// default model's replies, the start of a loop ("the date of the first report, the date of
-/// the first report, …").
-pub const LOOP_WORDS: usize = 6;
+/// ([`loop_start`]). Eight, because a summary may well repeat a six-word phrase ("for the
+/// year ended December 31, 2023, compared with … for the year ended December 31, 2022") or
+/// name a five-word party twice, while eight words said again are, in the default model's
+/// replies, a loop going round ("the date of the first report, the date of the first report,
+/// the date …").
+pub const LOOP_WORDS: usize = 8;
 
 /// Byte offset in `text` where a phrase of [`LOOP_WORDS`] words (compared in lower case,
 /// words being runs of letters and digits) begins that already began earlier in `text`:
@@ -364,8 +365,17 @@ mod tests {
             &reply[..at]
         );
         // Case and punctuation do not hide the phrase.
-        let shouting = "The governing law is New York. THE GOVERNING LAW IS NEW YORK; and";
-        assert_eq!(loop_start(shouting), Some(31));
+        let shouting = "The governing law is New York State law. THE GOVERNING LAW IS NEW YORK \
+                        STATE LAW; and";
+        assert_eq!(loop_start(shouting), Some(41));
+        // A six-word phrase said twice is no loop.
+        assert_eq!(
+            loop_start(
+                "Net sales were $5 million for the year ended December 31, 2023, compared with \
+                 $4 million for the year ended December 31, 2022."
+            ),
+            None
+        );
         // A five-word name said twice is no loop, nor is prose without repeats.
         assert_eq!(
             loop_start(

@@ -1366,3 +1366,45 @@ fn a_count_of_a_kind_the_question_does_not_name_is_not_the_whole_count() {
     assert!(answer.content.contains("33"), "{}", answer.content);
     assert_eq!(cited_pages(&answer), vec![2]);
 }
+
+/// A license agreement whose parties are named once, in its preamble, while a notice clause
+/// many pages later names two other entities in a sentence with more of the question's words
+/// ("the Parties", "this Agreement"), as CytoDyn's license with Vyera does.
+fn license_with_notices() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "EXCLUSIVE LICENSE AGREEMENT");
+    f.para(&[
+        "This Exclusive License Agreement (this \"Agreement\") is made as of May 4, 2022 by and",
+        "between Vyrell Therapeutics, LLC, a Delaware limited liability company (\"Vyrell\"),",
+        "and Cytomark Inc., a Delaware corporation (\"Cytomark\").",
+    ]);
+    for i in 1..=10 {
+        f.new_page();
+        f.heading(12.0, &format!("Section {i}. Obligations of the Parties"));
+        f.para(&[
+            &format!("The Parties shall perform the development plan for stage {i} under this"),
+            "Agreement and report progress to the joint steering committee each quarter.",
+        ]);
+    }
+    f.new_page();
+    f.heading(12.0, "Section 11. Notices");
+    f.para(&[
+        "Notices between the Parties under this Agreement shall be sent to Harlow Holdings LLC",
+        "and to Fenwick Legal Services LLP, attention General Counsel.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn the_parties_are_read_from_the_preamble_not_from_a_notice_clause() {
+    let (_dir, doc) = prepare(&license_with_notices(), "license.pdf");
+    let answer = ask_reader(&doc, "Who are the parties to this Agreement?");
+    assert_eq!(kind(&answer, 0), "party");
+    assert!(
+        answer.content.contains("Vyrell Therapeutics, LLC")
+            && answer.content.contains("Cytomark Inc."),
+        "{answer:#?}"
+    );
+    assert!(!answer.content.contains("Harlow"), "{answer:#?}");
+    assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
+}

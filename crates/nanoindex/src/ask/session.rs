@@ -246,6 +246,14 @@ impl Session<'_> {
                 pages.insert(1.min(pages.len()), p);
             }
         }
+        // The parties are named in the preamble, near the start, whose words ("among",
+        // "as issuer") rarely match the question's: its page comes second.
+        if n > 1 && asks_for_parties(&self.query.question) {
+            if let Some(p) = preamble_page(&self.doc.index).filter(|p| !pages.contains(p)) {
+                pages.truncate(n - 1);
+                pages.insert(1.min(pages.len()), p);
+            }
+        }
         // A capitalised term the question names ("the Closing Date") is defined once, in a
         // definitions article or appendix whose page rarely ranks: its definition page
         // comes second.
@@ -304,6 +312,45 @@ pub(super) fn asks_for_signatory(question: &str) -> bool {
     ]
     .iter()
     .any(|w| q.contains(w))
+}
+
+/// Whether the question asks who the parties to the document are.
+pub(super) fn asks_for_parties(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ["parties", "party to", "between whom", "entered into by"]
+        .iter()
+        .any(|w| q.contains(w))
+}
+
+/// Pages of a contract's opening searched for its preamble.
+const PREAMBLE_PAGES: u32 = 10;
+
+/// A contract's preamble: "… AGREEMENT, dated as of … (this “Agreement”), among A, as issuer,
+/// B …" or "… is entered into by and between A and B". Case-insensitive.
+pub(super) static PREAMBLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?is)\bagreement\b.{0,200}?\b(?:by and between|between|among|by and among)\b")
+        .expect("valid regex")
+});
+
+/// The first page (1-based) within [`PREAMBLE_PAGES`] of the document's start whose text
+/// holds a preamble ([`PREAMBLE`]) and is no table of contents (it does not say "TABLE OF
+/// CONTENTS").
+pub(super) fn preamble_page(index: &RetrievalIndex) -> Option<u32> {
+    let first = index.lines().first()?.page_no;
+    let mut pages: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
+    for line in index
+        .lines()
+        .iter()
+        .filter(|l| l.page_no < first + PREAMBLE_PAGES)
+    {
+        let text = pages.entry(line.page_no).or_default();
+        text.push_str(&line.text);
+        text.push(' ');
+    }
+    pages
+        .into_iter()
+        .find(|(_, text)| PREAMBLE.is_match(text) && !text.contains("TABLE OF CONTENTS"))
+        .map(|(page, _)| page)
 }
 
 /// Pages (1-based, in order) with a signature block ([`spans::is_signature_line`]).

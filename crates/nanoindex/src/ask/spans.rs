@@ -397,32 +397,35 @@ fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
         || employs(sentence, m, noun)
 }
 
-/// "The Company employed approximately 92,000 people": a count of people right after a form
-/// of "employ" (at most three words before the number, hedges included) counts employees.
+/// "The Company employed approximately 92,000 people": a count of people at most two words
+/// after the verb "employ" (`employ`, `employs`, `employed`, `employing`; not "employees" or
+/// "employment"); group 1 is the count.
+static EMPLOYS_PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\bemploy(?:s|ed|ing)?\s+(?:\S+\s+){0,2}?(\d[\d,.]*)\s+(?:people|persons|individuals)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether `sentence` states how many people are employed ([`EMPLOYS_PEOPLE`]).
+pub(super) fn employs_people(sentence: &str) -> bool {
+    EMPLOYS_PEOPLE.is_match(sentence)
+}
+
+/// Whether the count `m` is the count of people employed in `sentence` (for the noun
+/// "employee").
 fn employs(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
-    if !noun.starts_with("employ") {
-        return false;
-    }
-    let people = sentence[m.end()..]
-        .split_whitespace()
-        .next()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .is_some_and(|w| ["people", "persons", "individuals"].contains(&w.as_str()));
-    people
-        && before_words(sentence, m.start())
-            .iter()
-            .take(3)
-            .any(|w| w.starts_with("employ"))
+    noun.starts_with("employ")
+        && EMPLOYS_PEOPLE
+            .captures_iter(sentence)
+            .any(|c| c.get(1).is_some_and(|n| n.start() == m.start()))
 }
 
 /// Nouns of a group that a count of its members may be stated by (a stem of a count noun,
 /// then the group words): a workforce or headcount of 156,000 counts employees.
 const COLLECTIVE_NOUNS: &[(&str, &[&str])] = &[(
     "employee",
-    &["workforce", "headcount", "staff", "personnel", "employed"],
+    &["workforce", "headcount", "staff", "personnel"],
 )];
 
 /// The words for a group of `noun` (a count noun's stem): `workforce`, `headcount` … for

@@ -278,7 +278,14 @@ pub(in crate::ask) fn cell_candidates(
         // the net sales row of a table of regions) covers those words too, and so does the
         // stub head over the labels ("Net Sales (Millions)" over a row "Americas").
         let cov = if read.in_table {
-            let head_terms = stems(&format!("{} {}", read.head, read.stub_head));
+            // A stub head that titles the statement ("Consolidated Statements of Income") says
+            // nothing of the rows.
+            let stub = if read.stub_head.to_lowercase().contains("statement") {
+                ""
+            } else {
+                read.stub_head.as_str()
+            };
+            let head_terms = stems(&format!("{} {stub}", read.head));
             let named = coverage_by(&label_weights, |t| {
                 head_terms.contains(t) && !label_terms.contains(t)
             });

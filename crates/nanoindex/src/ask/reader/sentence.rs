@@ -184,12 +184,13 @@ pub(super) fn span_candidates(
         .any(|w| lower_part.contains(w));
     // A question about a change ("by how much did … decrease", "growth") may be answered by
     // a figure a sentence states as one.
-    let asks_change = CHANGE_WORDS.iter().any(|w| lower_part.contains(w));
+    let asks_change = asks_for_change(part);
     let per_share = kind == AnswerType::Amount
         && (lower_part.contains("per share")
             || lower_part
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| w == "eps"));
+    let asks_parties = kind == AnswerType::Party && lower_part.contains("parties");
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     // The question's own word stems (not the lexicon's expansions of its metric).
@@ -213,6 +214,7 @@ pub(super) fn span_candidates(
         let names_group = noun.as_deref().is_some_and(|n| {
             let lower = unit.text.to_lowercase();
             spans::group_words(n).iter().any(|g| lower.contains(g))
+                || (n.starts_with("employ") && spans::employs_people(&unit.text))
         });
         let present =
             |t: &String| unit.terms.contains(t) || (names_group && noun_stems.contains(t));
@@ -221,6 +223,10 @@ pub(super) fn span_candidates(
         } else {
             unit_coverage(weights, unit)
         };
+        // A contract's preamble ("… (this “Agreement”) is made … by and between A and B")
+        // names the parties whatever words the question uses.
+        let preamble = asks_parties && crate::ask::session::PREAMBLE.is_match(&unit.text);
+        let cov = if preamble { cov.max(MIN_COVERAGE) } else { cov };
         if cov <= 0.0 {
             continue;
         }
@@ -274,15 +280,28 @@ pub(super) fn span_candidates(
             matched *= MISSING_SPECIFIC;
         }
         // "Who are the parties": every party the sentence names, as one value.
-        if kind == AnswerType::Party && found.len() >= 2 && part.to_lowercase().contains("parties")
-        {
-            let names: Vec<&str> = found.iter().map(|r| unit.text[r.clone()].trim()).collect();
-            let value = names.join(" and ");
-            let span = found[0].start..found[found.len() - 1].end;
-            let prox = proximity(weights, &unit.text, &span);
-            let score = 0.6 * cov + 0.25 * prox + 0.15 * rank + 0.05;
-            let q = quote(&unit.text, Some(&span));
-            out.push(Candidate::in_sentence(value, unit, q, score, cov));
+        if asks_parties && found.len() >= 2 {
+            // Each party once ("the Master Trust … by the Master Trust" names one party).
+            let mut names: Vec<&str> = Vec::new();
+            for r in &found {
+                let name = unit.text[r.clone()].trim();
+                if !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                    names.push(name);
+                }
+            }
+            if names.len() >= 2 {
+                let value = names.join(" and ");
+                let span = found[0].start..found[found.len() - 1].end;
+                let prox = proximity(weights, &unit.text, &span);
+                let score = 0.6 * cov
+                    + 0.25 * prox
+                    + 0.15 * rank
+                    + 0.05
+                    + if preamble { PREAMBLE_BONUS } else { 0.0 };
+                let q = quote(&unit.text, Some(&span));
+                out.push(Candidate::in_sentence(value, unit, q, score, cov));
+            }
+            // One name is no answer to who the parties are.
             found.clear();
         }
         if needs_law {
@@ -341,13 +360,11 @@ pub(super) fn span_candidates(
             }
             // "Includes 33 Best Buy Mobile stores": a count of a kind the question does not
             // name.
-            if noun.as_deref().is_some_and(|n| {
+            let of_a_kind = noun.as_deref().is_some_and(|n| {
                 names_a_kind(&unit.text[span.end..], n, &own_terms, naming, &|w| {
                     rare_in(input.index, w)
                 })
-            }) {
-                continue;
-            }
+            });
             // "Cash flows from operating activities decreased $1,863 million": a change,
             // which answers only a question about one.
             if figures && !asks_change && stated_as_change(&unit.text, span.start) {
@@ -362,11 +379,15 @@ pub(super) fn span_candidates(
             let defines = names_defined_term(weights, &unit.text, &span);
             // "We had 1,138 stores": the count's own noun, right after it, is what the
             // question counts, whatever verb the question uses ("operate", "have").
+            // (A lower-case word of the noun's stem: "United" is no "unit".)
             let counts_asked_noun = noun.as_deref().is_some_and(|n| {
                 unit.text[span.end..]
                     .split_whitespace()
                     .next()
-                    .is_some_and(|w| w.to_lowercase().starts_with(n))
+                    .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+                    .is_some_and(|w| {
+                        w.chars().next().is_some_and(char::is_lowercase) && stem(w) == stem(n)
+                    })
             });
             let (cov, matched) = if defines || counts_asked_noun {
                 (cov.max(MIN_COVERAGE), matched.max(MIN_COVERAGE))
@@ -378,6 +399,11 @@ pub(super) fn span_candidates(
                 + 0.15 * rank
                 + date_fit
                 + if defines { 0.25 } else { 0.0 };
+            // "Includes 33 Best Buy Mobile stores" counts a kind of store the question does
+            // not name: it answers only where nothing counts the whole.
+            if of_a_kind {
+                score *= OF_A_KIND;
+            }
             // A figure the question asks to read from a statement is a cell, not prose.
             if figures && query.statement.is_some() {
                 score -= 0.2;
@@ -467,10 +493,31 @@ pub(super) fn stated_as_part(
         return false;
     }
     let phrase = &text[word_end..list_start];
+    // "Revenue, which includes Services, was $5.2 billion", "expense included in the
+    // statements was $1,234 million", "net sales, including the Acme acquisition, of $5.2
+    // billion": the clause of "include" ended before the figure, which is the subject's.
+    let words: Vec<String> = phrase
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let clause_ended = phrase.contains(',')
+        || words.first().is_some_and(|w| w == "in" || w == "within")
+        || words.iter().any(|w| {
+            [
+                "was", "were", "is", "are", "totaled", "totalled", "amounted",
+            ]
+            .contains(&w.as_str())
+        });
+    if clause_ended {
+        return false;
+    }
     let terms = super::stems(phrase);
+    // The question's own metric words (not the lexicon's expansions of them).
     let lacks_metric = metric_weights
         .iter()
         .map(|(t, _)| t)
+        .filter(|t| asked.contains(*t))
         .any(|t| !naming.contains(t) && !terms.contains(t));
     let names_other = phrase
         .split(|c: char| !c.is_alphanumeric())
@@ -522,30 +569,38 @@ pub(super) fn names_a_kind(
     false
 }
 
+/// Score added to the parties a contract's preamble names, for a question about the
+/// parties: the preamble is where a contract states them, while a notice clause or a
+/// jurisdiction clause that names several entities shares more of the question's words.
+const PREAMBLE_BONUS: f32 = 0.5;
+
+/// Factor on a count's score when it counts a kind of the asked thing the question does not
+/// name ([`names_a_kind`]): "33 Best Buy Mobile stores" answers "how many stores" only where
+/// no sentence counts all of them.
+const OF_A_KIND: f32 = 0.5;
+
 /// Question words that ask for a change of a figure, not its level.
 const CHANGE_WORDS: &[&str] = &[
-    "increase",
-    "decrease",
-    "grow",
-    "rise",
-    "rose",
-    "fall",
-    "fell",
-    "declin",
-    "drop",
-    "reduc",
-    "chang",
-    "differ",
-    "compare",
-    "improve",
-    "more than",
-    "less than",
+    "increase", "decrease", "grow", "rise", "rose", "fall", "fell", "declin", "drop", "reduc",
+    "chang", "differ", "compar", "improv", "escalat", "rais", "adjust", "higher", "lower",
 ];
 
+/// Whether `question` asks about a change: one of its words begins with a [`CHANGE_WORDS`]
+/// stem ("Enterprise" and "comprise" do not count for "rise"), or it asks "how much more".
+fn asks_for_change(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| CHANGE_WORDS.iter().any(|c| w.starts_with(c)))
+        || lower.contains("how much more")
+        || lower.contains("how much less")
+}
+
 /// Whether the figure starting at byte `start` of `text` is stated as a change: the nearest
-/// word before it (past `$`, `by` and hedges like "approximately") is a verb of change or
-/// `up`/`down` ("decreased $1,863 million", "up 10%", "grew by about 4%"); "increased to
-/// 70.1%" states a level.
+/// word before it (past `$`, `by` and hedges like "approximately") is a verb of change, or
+/// `up`/`down` after a copula or a comma ("decreased $1,863 million", "were up 10%", "grew
+/// by about 4%"); "increased to 70.1%" states a level, and "drew down $1.0 billion" is no
+/// change.
 pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
     const CHANGE_VERBS: &[&str] = &[
         "increased",
@@ -572,17 +627,31 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
         "some",
         "almost",
     ];
-    text[..start]
-        .split_whitespace()
-        .rev()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
+    let raw: Vec<&str> = text[..start].split_whitespace().rev().take(6).collect();
+    let clean = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let Some(at) = raw
+        .iter()
         .take(4)
-        .find(|w| !SKIP.contains(&w.as_str()))
-        .is_some_and(|w| CHANGE_VERBS.contains(&w.as_str()))
+        .position(|w| !clean(w).is_empty() && !SKIP.contains(&clean(w).as_str()))
+    else {
+        return false;
+    };
+    let verb = clean(raw[at]);
+    if !CHANGE_VERBS.contains(&verb.as_str()) {
+        return false;
+    }
+    // "drew down $1.0 billion", "paid down": "up" and "down" state a change only after a
+    // copula or a comma ("were up 4%", ", down 2%") or at the start.
+    if verb == "up" || verb == "down" {
+        return raw.get(at + 1).is_none_or(|before| {
+            before.ends_with(',')
+                || ["was", "were", "is", "are", "be", "been"].contains(&clean(before).as_str())
+        });
+    }
+    true
 }
 
 /// Whether an amount is written with a scale word (`$2.9 billion`, `$15 million`, `€3bn`).
@@ -872,14 +941,14 @@ mod tests {
             text, &found, &found[1], &costs, &naming, &asked
         ));
         // Letters whose lower case is longer in bytes do not move the offsets.
-        let text = "İstanbul sales included Ankara sales of $3.0 million.";
+        let text = "İİ İstanbul sales included Ankara sales of $3.0 million.";
         let found = figures(text);
         let asked = stems("İstanbul sales");
         assert!(stated_as_part(
             text,
             &found,
             &found[0],
-            &metric(&["istanbul", "sales"]),
+            &asked.iter().map(|t| (t.clone(), 1.0)).collect::<Vec<_>>(),
             &naming,
             &asked
         ));
