@@ -138,6 +138,7 @@ fn escape(text: &str) -> String {
             '\u{2019}' => out.push_str("\\222"),
             '\u{201c}' => out.push_str("\\223"),
             '\u{201d}' => out.push_str("\\224"),
+            '\u{2022}' => out.push_str("\\225"),
             _ => out.push('?'),
         }
     }

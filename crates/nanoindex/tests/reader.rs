@@ -1408,3 +1408,53 @@ fn the_parties_are_read_from_the_preamble_not_from_a_notice_clause() {
     assert!(!answer.content.contains("Harlow"), "{answer:#?}");
     assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
 }
+
+/// A study protocol laid out as NHS protocols are: a cover page where each value is set
+/// under its label ("Chief Investigator:" over a bulleted name and affiliation), and a body
+/// that describes the study in the words questions use for it.
+fn protocol_cover() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(
+        16.0,
+        "Understanding the patient experience of day-case knee surgery:",
+    );
+    f.heading(16.0, "Qualitative patient interviews.");
+    // The label's line runs on from the line above it, with no sentence end between.
+    f.para(&[
+        "Current Protocol Number: V2 01.02.23 IRAS no – 318842",
+        "Chief Investigator:",
+        "• Mr Alan Pryce - Consultant Orthopaedic Surgeon and Trauma co-chair, Westbury",
+        "University Hospitals NHS Foundation Trust.",
+    ]);
+    f.para(&["Principal Investigator:"]);
+    f.para(&["• Dr Ruth Okafor – Orthopaedic Registrar and Research Fellow, Westbury Hospital."]);
+    f.para(&["Sponsor:"]);
+    f.para(&["• Westbury University Hospitals NHS Foundation Trust"]);
+    f.new_page();
+    f.heading(12.0, "Background");
+    f.para(&[
+        "Day-case ACL reconstruction, MCL repair and PCL repair are now offered in most regions,",
+        "and patients who undergo day-case ACL, MCL or PCL surgery go home on the same day.",
+        "Little is known of their experience of recovery at home, which this study explores.",
+    ]);
+    f.heading(12.0, "Methods");
+    f.para(&[
+        "Patients are interviewed by telephone within six weeks of day-case ACL, MCL or PCL",
+        "surgery; interviews are recorded, transcribed and analysed thematically.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_value_set_under_its_label_on_a_cover_page_answers_the_label() {
+    let (_dir, doc) = prepare(&protocol_cover(), "protocol.pdf");
+    let answer = ask_reader(
+        &doc,
+        "Who is the Chief Investigator of the day-case ACL/MCL/PCL patient experience study?",
+    );
+    assert_eq!(kind(&answer, 0), "person");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
+    assert!(answer.content.contains("Alan Pryce"), "{answer:#?}");
+    assert!(!answer.content.contains("Okafor"), "{answer:#?}");
+    assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
+}

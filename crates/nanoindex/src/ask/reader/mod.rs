@@ -194,6 +194,23 @@ pub(super) struct Unit {
     /// the group label above it, a line ending in a colon ("Net sales by category:" over
     /// "iPhone 39,669 …"), empty when there is none.
     context: Vec<String>,
+    /// Whether `context` is a field label: the sentence before is a short line ending in a
+    /// colon ([`is_field_label`]: "Chief Investigator:" over "• Mr John McGrath - …"), which
+    /// names what this one states rather than a topic it continues.
+    labelled: bool,
+}
+
+/// Most words of a field label ([`is_field_label`]).
+const LABEL_WORDS: usize = 4;
+
+/// A field label: a sentence of at most [`LABEL_WORDS`] words that ends in a colon and holds
+/// no digit ("Chief Investigator:", "Sponsor:"), as on a protocol's or a policy's cover page
+/// where each value is set under its label.
+fn is_field_label(sentence: &str) -> bool {
+    let sentence = sentence.trim();
+    sentence.ends_with(':')
+        && !sentence.contains(|c: char| c.is_ascii_digit())
+        && sentence.split_whitespace().count() <= LABEL_WORDS
 }
 
 /// Stems a sentence stands for without writing them, by the conventions of legal documents:
@@ -253,7 +270,9 @@ fn implied_terms(sentence: &str) -> Vec<String> {
 const CONTEXT_WEIGHT: f32 = 0.8;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
-/// with the preceding sentence's, whichever is higher.
+/// with the preceding sentence's, whichever is higher. Under a field label whose every term
+/// the question asks ("Chief Investigator:" for "Who is the Chief Investigator of …?") the
+/// label counts in full: it names the value below it as a clause of the same sentence would.
 fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
     if unit.context.is_empty() {
@@ -262,7 +281,13 @@ fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let with_context = coverage_by(weights, |t| {
         unit.terms.contains(t) || unit.context.contains(t)
     });
-    own.max(CONTEXT_WEIGHT * with_context)
+    let asked_label = unit.labelled
+        && unit
+            .context
+            .iter()
+            .all(|t| weights.iter().any(|(w, _)| w == t));
+    let weight = if asked_label { 1.0 } else { CONTEXT_WEIGHT };
+    own.max(weight * with_context)
 }
 
 /// What the reader needs of the document and the retrieval run.
@@ -433,6 +458,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     row: true,
                     terms: input.index.line_terms(id).iter().map(|t| stem(t)).collect(),
                     context: group.clone(),
+                    labelled: false,
                 });
                 i += 1;
                 continue;
@@ -471,8 +497,20 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
             } else {
                 Vec::new()
             };
+            // A line that is a field label starts a sentence even where the line above
+            // ends in none ("… IRAS no – 327246" over "Chief Investigator:").
+            let label_starts: Vec<usize> = starts
+                .iter()
+                .map(|&(offset, id)| (offset, &lines[id].text))
+                .filter(|(offset, line)| *offset > 0 && is_field_label(line))
+                .map(|(offset, _)| offset)
+                .collect();
             let mut previous: Vec<String> = Vec::new();
-            for range in sentences(&text, 0..text.len(), Cuts::Clauses) {
+            let mut previous_label = false;
+            for range in sentences(&text, 0..text.len(), Cuts::Clauses)
+                .into_iter()
+                .flat_map(|r| cut_at(r, &label_starts))
+            {
                 let sentence = text[range.clone()].trim();
                 if sentence.len() < 3 {
                     continue;
@@ -488,11 +526,24 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     row: false,
                     terms: terms.clone(),
                     context: std::mem::replace(&mut previous, terms),
+                    labelled: std::mem::replace(&mut previous_label, is_field_label(sentence)),
                 });
             }
             i = j.max(i + 1);
         }
     }
+    out
+}
+
+/// `range` cut at each offset of `cuts` strictly inside it, in order.
+fn cut_at(range: std::ops::Range<usize>, cuts: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    for &cut in cuts.iter().filter(|&&c| c > range.start && c < range.end) {
+        out.push(start..cut);
+        start = cut;
+    }
+    out.push(start..range.end);
     out
 }
 
@@ -705,6 +756,27 @@ mod tests {
         let august = proximity(&weights, sentence, &at("August 17, 2020"));
         let september = proximity(&weights, sentence, &at("September 15, 2020"));
         assert!(september > august + 0.2, "{september} vs {august}");
+    }
+
+    #[test]
+    fn a_field_label_is_a_short_line_ending_in_a_colon_and_cuts_the_sentence_it_runs_into() {
+        assert!(is_field_label("Chief Investigator:"));
+        assert!(is_field_label(" Sponsor: "));
+        assert!(!is_field_label("Current Protocol Number: V3 16.10.23"));
+        assert!(!is_field_label(
+            "The Licensee shall pay the following amounts:"
+        ));
+        assert!(!is_field_label("Chief Investigator"));
+        let text = "IRAS no - 327246 Chief Investigator: Mr John McGrath.";
+        let label = text.find("Chief").unwrap();
+        let got: Vec<&str> = cut_at(0..text.len(), &[0, label, text.len()])
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            got,
+            ["IRAS no - 327246 ", "Chief Investigator: Mr John McGrath."]
+        );
     }
 
     #[test]

@@ -882,6 +882,7 @@ pub(super) fn cause_candidates(
                     row: false,
                     terms: Vec::new(),
                     context: Vec::new(),
+                    labelled: false,
                 };
                 &merged
             }
