@@ -214,12 +214,35 @@ fn naming_text(doc_name: &str, lines: &[Line]) -> String {
         }
         let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
         let upper = letters.iter().filter(|c| c.is_uppercase()).count();
-        if i == 0 || (letters.len() >= 4 && upper * 10 >= letters.len() * 7) {
+        if i == 0 || (letters.len() >= 4 && upper * 10 >= letters.len() * 7) || numbers_it(text) {
             out.push('\n');
             out.push_str(text);
         }
     }
     out
+}
+
+/// Labels of the numbers that identify a document on its first page (a protocol's, a
+/// court case's, a policy's): "Current Protocol Number: V3 16.10.23 IRAS no – 327246".
+const DOCUMENT_NUMBER_LABELS: &[&str] = &[
+    "protocol number",
+    "protocol no",
+    "iras no",
+    "iras number",
+    "case no",
+    "docket no",
+    "policy no",
+    "policy number",
+    "file no",
+];
+
+/// Whether a first-page line states a number that identifies the document
+/// ([`DOCUMENT_NUMBER_LABELS`]): a question names the document by it ("the study (IRAS
+/// 327246)").
+fn numbers_it(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    DOCUMENT_NUMBER_LABELS.iter().any(|l| lower.contains(l))
+        && line.chars().any(|c| c.is_ascii_digit())
 }
 
 fn query_embedding(terms: &[&String]) -> Embedding<u64> {
@@ -392,7 +415,8 @@ impl RetrievalIndex {
     /// The text that names the document: its name (`-` and `_` as spaces), then its title
     /// (the first line of its first page, when short) and the capitalised caption lines
     /// above the first paragraph of that page ("IN THE SUPREME COURT OF NORTH CAROLINA",
-    /// "GIFT SURPLUS, LLC … v. STATE OF NORTH CAROLINA"), one per line.
+    /// "GIFT SURPLUS, LLC … v. STATE OF NORTH CAROLINA") and the short lines of that page that
+    /// state the document's number ("Protocol Number: V3 … IRAS no – 327246"), one per line.
     #[must_use]
     pub fn naming_text(&self) -> &str {
         &self.naming_text
@@ -987,6 +1011,16 @@ mod tests {
             .take(n)
             .map(|h| h.page_no)
             .collect()
+    }
+
+    #[test]
+    fn a_first_page_line_stating_the_documents_number_names_it() {
+        assert!(numbers_it(
+            "Current Protocol Number: V3 16.10.23 IRAS no – 327246"
+        ));
+        assert!(numbers_it("Case No. 20-16276"));
+        assert!(!numbers_it("Protocol number to be confirmed"));
+        assert!(!numbers_it("Net sales rose 4% in 2023"));
     }
 
     #[test]

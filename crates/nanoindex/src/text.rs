@@ -353,7 +353,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_loop_starts_where_a_six_word_phrase_begins_again() {
+    fn a_loop_starts_where_an_eight_word_phrase_begins_again() {
         // A reply of the default model on the AMCOR 8-K (cut).
         let reply = "This section is a summary of the current report. It includes the date of \
                      the first event reported, the date of the first report, the date of the \

@@ -314,27 +314,36 @@ pub(super) fn asks_for_signatory(question: &str) -> bool {
     .any(|w| q.contains(w))
 }
 
-/// Whether the question asks who the parties to the document are.
-pub(super) fn asks_for_parties(question: &str) -> bool {
+/// Whether the question asks who the parties to the document are ("parties", "party to",
+/// "between whom", "entered into by"), not about third or related parties.
+pub(crate) fn asks_for_parties(question: &str) -> bool {
     let q = question.to_lowercase();
     ["parties", "party to", "between whom", "entered into by"]
         .iter()
         .any(|w| q.contains(w))
+        && !["third part", "third-part", "related part", "related-part"]
+            .iter()
+            .any(|w| q.contains(w))
 }
 
 /// Pages of a contract's opening searched for its preamble.
 const PREAMBLE_PAGES: u32 = 10;
 
 /// A contract's preamble: "… AGREEMENT, dated as of … (this “Agreement”), among A, as issuer,
-/// B …" or "… is entered into by and between A and B". Case-insensitive.
+/// B …" or "… is entered into by and between A and B": after "agreement", the contract
+/// names itself (`(this “Agreement”)`) or says it is made, entered into or dated, and then
+/// "between" or "among" names the parties. "This Agreement supersedes the prior agreement
+/// between A and B" is no preamble. Case-insensitive.
 pub(super) static PREAMBLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?is)\bagreement\b.{0,200}?\b(?:by and between|between|among|by and among)\b")
-        .expect("valid regex")
+    Regex::new(
+        r#"(?is)\bagreement\b.{0,200}?(?:\(\s*(?:this|the)\s+[“"]?agreement[”"]?\s*\)|\b(?:made|entered\s+into|dated)\b).{0,200}?\b(?:by and between|between|among|by and among)\b"#,
+    )
+    .expect("valid regex")
 });
 
 /// The first page (1-based) within [`PREAMBLE_PAGES`] of the document's start whose text
-/// holds a preamble ([`PREAMBLE`]) and is no table of contents (it does not say "TABLE OF
-/// CONTENTS").
+/// holds a preamble ([`PREAMBLE`]) and is no table of contents (it does not say "table of
+/// contents", in any case).
 pub(super) fn preamble_page(index: &RetrievalIndex) -> Option<u32> {
     let first = index.lines().first()?.page_no;
     let mut pages: std::collections::BTreeMap<u32, String> = std::collections::BTreeMap::new();
@@ -349,7 +358,9 @@ pub(super) fn preamble_page(index: &RetrievalIndex) -> Option<u32> {
     }
     pages
         .into_iter()
-        .find(|(_, text)| PREAMBLE.is_match(text) && !text.contains("TABLE OF CONTENTS"))
+        .find(|(_, text)| {
+            PREAMBLE.is_match(text) && !text.to_uppercase().contains("TABLE OF CONTENTS")
+        })
         .map(|(page, _)| page)
 }
 
@@ -419,4 +430,34 @@ pub(super) fn defining_pages(index: &RetrievalIndex, question: &str) -> Vec<u32>
         .collect();
     pages.dedup();
     pages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preamble_names_the_contract_before_its_parties_and_a_supersession_clause_does_not() {
+        for text in [
+            "This Exclusive License Agreement (this \"Agreement\") is made as of May 4, 2022 by and between Vyrell Therapeutics, LLC and Cytomark Inc.",
+            "TRANSITION SERVICES AGREEMENT, dated as of May 1, 2020, among Reynolds Inc. and Pactiv LLC",
+            "This Agreement is entered into by and between Northwind Traders Inc. and Contoso Limited.",
+        ] {
+            assert!(PREAMBLE.is_match(text), "{text}");
+        }
+        let text = "This Agreement supersedes the prior agreement between Acme Corp. and Beta LLC.";
+        assert!(!PREAMBLE.is_match(text));
+    }
+
+    #[test]
+    fn a_question_about_third_or_related_parties_is_no_question_about_the_parties() {
+        assert!(asks_for_parties("Who are the parties to this Agreement?"));
+        assert!(asks_for_parties("Which company is a party to the license?"));
+        assert!(!asks_for_parties(
+            "May the Licensee assign its rights to third parties?"
+        ));
+        assert!(!asks_for_parties(
+            "What related-party transactions are disclosed?"
+        ));
+    }
 }

@@ -401,9 +401,9 @@ fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
 /// after the verb "employ" (`employ`, `employs`, `employed`, `employing`; not "employees" or
 /// "employment"); group 1 is the count.
 static EMPLOYS_PEOPLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\bemploy(?:s|ed|ing)?\s+(?:\S+\s+){0,2}?(\d[\d,.]*)\s+(?:people|persons|individuals)\b",
-    )
+    Regex::new(&format!(
+        r"(?i)\bemploy(?:s|ed|ing)?\s+(?:\S+\s+){{0,2}}?(\d[\d,.]*(?:\s+(?:million|thousand))?|{NUMBER_WORD})\s+(?:people|persons|individuals)\b",
+    ))
     .expect("valid regex")
 });
 
@@ -504,6 +504,18 @@ pub fn definition(sentence: &str, term: &str) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn people_employed_are_counted_in_figures_scales_and_words() {
+        for text in [
+            "The Company employed approximately 92,000 people worldwide.",
+            "Walmart employs about 2.1 million people.",
+            "The firm employs twelve people in its London office.",
+        ] {
+            assert!(employs_people(text), "{text}");
+        }
+        assert!(!employs_people("The Company's employment costs rose 4%."));
+    }
 
     #[test]
     fn counts_are_not_percentages_or_footnote_marks_and_keep_their_scale() {

@@ -203,14 +203,26 @@ pub(super) struct Unit {
 /// Most words of a field label ([`is_field_label`]).
 const LABEL_WORDS: usize = 4;
 
-/// A field label: a sentence of at most [`LABEL_WORDS`] words that ends in a colon and holds
-/// no digit ("Chief Investigator:", "Sponsor:"), as on a protocol's or a policy's cover page
-/// where each value is set under its label.
-fn is_field_label(sentence: &str) -> bool {
-    let sentence = sentence.trim();
-    sentence.ends_with(':')
-        && !sentence.contains(|c: char| c.is_ascii_digit())
-        && sentence.split_whitespace().count() <= LABEL_WORDS
+/// A field label: a line of at most [`LABEL_WORDS`] words that begins with a capital, ends
+/// in a colon and holds no digit ("Chief Investigator:", "Sponsor:"), as on a protocol's or
+/// a policy's cover page where each value is set under its label.
+fn is_field_label(line: &str) -> bool {
+    let line = line.trim();
+    line.ends_with(':')
+        && line.starts_with(|c: char| c.is_uppercase())
+        && !line.contains(|c: char| c.is_ascii_digit())
+        && line.split_whitespace().count() <= LABEL_WORDS
+}
+
+/// Whether `line` runs on into the next one: it ends in a lower-case word, a comma or a
+/// hyphen ("… pay the Licensor the", "co-"), so the next line continues its sentence.
+fn runs_on(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with([',', '-'])
+        || line
+            .split_whitespace()
+            .last()
+            .is_some_and(|w| w.starts_with(|c: char| c.is_lowercase()) && !w.ends_with('.'))
 }
 
 /// Stems a sentence stands for without writing them, by the conventions of legal documents:
@@ -270,9 +282,10 @@ fn implied_terms(sentence: &str) -> Vec<String> {
 const CONTEXT_WEIGHT: f32 = 0.8;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
-/// with the preceding sentence's, whichever is higher. Under a field label whose every term
-/// the question asks ("Chief Investigator:" for "Who is the Chief Investigator of …?") the
-/// label counts in full: it names the value below it as a clause of the same sentence would.
+/// with the preceding sentence's, whichever is higher. Under a field label (`labelled`)
+/// every term of which is among the weighted terms ("Chief Investigator:" for "Who is the
+/// Chief Investigator of …?") the label counts in full: it names the value below it as a
+/// clause of the same sentence would.
 fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
     if unit.context.is_empty() {
@@ -498,12 +511,16 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 Vec::new()
             };
             // A line that is a field label starts a sentence even where the line above
-            // ends in none ("… IRAS no – 327246" over "Chief Investigator:").
+            // ends in none ("… IRAS no – 327246" over "Chief Investigator:"), unless the line
+            // above runs on into it ("… pay the Licensor the" over "Following amounts:").
             let label_starts: Vec<usize> = starts
                 .iter()
-                .map(|&(offset, id)| (offset, &lines[id].text))
-                .filter(|(offset, line)| *offset > 0 && is_field_label(line))
-                .map(|(offset, _)| offset)
+                .enumerate()
+                .filter(|&(k, &(_, id))| {
+                    is_field_label(&lines[id].text)
+                        && (k == 0 || !runs_on(&lines[starts[k - 1].1].text))
+                })
+                .map(|(_, &(offset, _))| offset)
                 .collect();
             let mut previous: Vec<String> = Vec::new();
             let mut previous_label = false;
@@ -511,6 +528,8 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 .into_iter()
                 .flat_map(|r| cut_at(r, &label_starts))
             {
+                // Where the sentence begins, past its leading spaces.
+                let begins = range.end - text[range.clone()].trim_start().len();
                 let sentence = text[range.clone()].trim();
                 if sentence.len() < 3 {
                     continue;
@@ -526,7 +545,10 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     row: false,
                     terms: terms.clone(),
                     context: std::mem::replace(&mut previous, terms),
-                    labelled: std::mem::replace(&mut previous_label, is_field_label(sentence)),
+                    labelled: std::mem::replace(
+                        &mut previous_label,
+                        label_starts.contains(&begins) && is_field_label(sentence),
+                    ),
                 });
             }
             i = j.max(i + 1);
@@ -767,6 +789,13 @@ mod tests {
             "The Licensee shall pay the following amounts:"
         ));
         assert!(!is_field_label("Chief Investigator"));
+        assert!(!is_field_label("following amounts:"));
+        assert!(runs_on("The Licensee shall pay the Licensor the"));
+        assert!(runs_on("as set out below and in Schedule A,"));
+        assert!(!runs_on(
+            "Current Protocol Number: V3 16.10.23 IRAS no – 327246"
+        ));
+        assert!(!runs_on("The fee is payable in advance."));
         let text = "IRAS no - 327246 Chief Investigator: Mr John McGrath.";
         let label = text.find("Chief").unwrap();
         let got: Vec<&str> = cut_at(0..text.len(), &[0, label, text.len()])
@@ -776,6 +805,15 @@ mod tests {
         assert_eq!(
             got,
             ["IRAS no - 327246 ", "Chief Investigator: Mr John McGrath."]
+        );
+        let name = text.find("Mr").unwrap();
+        let got: Vec<&str> = cut_at(4..text.len(), &[label, name])
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            got,
+            [" no - 327246 ", "Chief Investigator: ", "Mr John McGrath."]
         );
     }
 

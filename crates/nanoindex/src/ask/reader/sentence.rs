@@ -190,7 +190,10 @@ pub(super) fn span_candidates(
             || lower_part
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| w == "eps"));
-    let asks_parties = kind == AnswerType::Party && lower_part.contains("parties");
+    // "Who are the parties": the plural, not third or related parties.
+    let asks_parties = kind == AnswerType::Party
+        && lower_part.contains("parties")
+        && crate::ask::session::asks_for_parties(part);
     let needs_law =
         kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     // The question's own word stems (not the lexicon's expansions of its metric).
@@ -452,7 +455,11 @@ pub(super) fn span_candidates(
 /// restructuring charges of $200 million" still answers "restructuring charges included in
 /// costs". A figure in a list (`$15.0 billion, $15.0 billion and`) is read from the list's
 /// first figure; in "Total costs, including charges of $200 million, were $5.1 billion",
-/// $5.1 billion has a figure between it and "including", so it is no part.
+/// $5.1 billion has a figure between it and "including", so it is no part. The clause of
+/// "include" has ended, and the figure is the subject's, when the phrase starts with "in" or
+/// "within" ("expense included in the statements was …"), holds a copula or "totaled", or
+/// has a comma after which only words leading to the figure come ("net sales, including the
+/// Acme acquisition, of $5.2 billion"); a comma inside a list does not end it.
 pub(super) fn stated_as_part(
     text: &str,
     found: &[std::ops::Range<usize>],
@@ -501,7 +508,30 @@ pub(super) fn stated_as_part(
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
-    let clause_ended = phrase.contains(',')
+    // A comma ends the clause only where what follows the last one leads to the figure
+    // ("including severance, impairment and exit charges of $200 million" is one list).
+    let after_comma = phrase.rsplit(',').next().unwrap_or("");
+    let leads_to_figure = after_comma
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            [
+                "of",
+                "was",
+                "were",
+                "is",
+                "are",
+                "totaled",
+                "totalled",
+                "amounted",
+                "to",
+                "approximately",
+                "about",
+                "nearly",
+            ]
+            .contains(&w.to_ascii_lowercase().as_str())
+        });
+    let clause_ended = (phrase.contains(',') && leads_to_figure)
         || words.first().is_some_and(|w| w == "in" || w == "within")
         || words.iter().any(|w| {
             [
@@ -585,14 +615,24 @@ const CHANGE_WORDS: &[&str] = &[
     "chang", "differ", "compar", "improv", "escalat", "rais", "adjust", "higher", "lower",
 ];
 
+/// Words that begin with a [`CHANGE_WORDS`] stem but name a figure, not a change ("Adjusted
+/// EBITDA", "comparable sales", "leasehold improvements", "the lower of cost or market").
+const NOT_CHANGE_WORDS: &[&str] = &["adjusted", "comparable", "improvements", "improvement"];
+
 /// Whether `question` asks about a change: one of its words begins with a [`CHANGE_WORDS`]
-/// stem ("Enterprise" and "comprise" do not count for "rise"), or it asks "how much more".
+/// stem ("Enterprise" and "comprise" do not count for "rise"; [`NOT_CHANGE_WORDS`] and
+/// "lower of" name figures), or it asks "how much more".
 fn asks_for_change(question: &str) -> bool {
     let lower = question.to_lowercase();
-    lower
+    let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
-        .any(|w| CHANGE_WORDS.iter().any(|c| w.starts_with(c)))
-        || lower.contains("how much more")
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        CHANGE_WORDS.iter().any(|c| w.starts_with(c))
+            && !NOT_CHANGE_WORDS.contains(w)
+            && !(*w == "lower" && words.get(i + 1) == Some(&"of"))
+    }) || lower.contains("how much more")
         || lower.contains("how much less")
 }
 
@@ -644,12 +684,15 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
         return false;
     }
     // "drew down $1.0 billion", "paid down": "up" and "down" state a change only after a
-    // copula or a comma ("were up 4%", ", down 2%") or at the start.
+    // copula or a mark ("were up 4%", ", down 2%", "(up $300 million)", "— up 10%") or at
+    // the start.
     if verb == "up" || verb == "down" {
-        return raw.get(at + 1).is_none_or(|before| {
-            before.ends_with(',')
-                || ["was", "were", "is", "are", "be", "been"].contains(&clean(before).as_str())
-        });
+        return raw[at].starts_with('(')
+            || raw.get(at + 1).is_none_or(|before| {
+                before.ends_with([',', ';', '(', '–', '—'])
+                    || ["–", "—", "-"].contains(before)
+                    || ["was", "were", "is", "are", "be", "been"].contains(&clean(before).as_str())
+            });
     }
     true
 }
@@ -964,5 +1007,60 @@ mod tests {
         assert!(!stated_as_change(text, at("70.1%")));
         assert!(stated_as_change(text, at("4 points")));
         assert!(stated_as_change("Sales grew by about 4%.", 19));
+        // "up" and "down" after a copula or a mark are a change; after a verb they are not.
+        for (text, figure) in [
+            ("Net sales were $5.2 billion (up $300 million).", "$300"),
+            ("Revenue was $4.1 billion — up 10% on the year.", "10%"),
+            ("Net sales were up 4% in the quarter.", "4%"),
+        ] {
+            assert!(stated_as_change(text, text.find(figure).unwrap()), "{text}");
+        }
+        let text = "The Company drew down $1.0 billion under the revolving facility.";
+        assert!(!stated_as_change(text, text.find("$1.0").unwrap()));
+    }
+
+    #[test]
+    fn a_question_asks_for_a_change_by_its_words_not_by_a_figure_named_with_them() {
+        for q in [
+            "How much did revenue increase in 2023?",
+            "By how much were net sales higher than in 2022?",
+            "What drove the decline in gross margin?",
+            "How much more did Apple spend on R&D?",
+        ] {
+            assert!(asks_for_change(q), "{q}");
+        }
+        for q in [
+            "What was Adjusted EBITDA in 2023?",
+            "What were comparable sales in fiscal 2023?",
+            "What were leasehold improvements at year end?",
+            "At the lower of cost or market, what were inventories?",
+            "What does the Enterprise segment comprise?",
+        ] {
+            assert!(!asks_for_change(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_comma_ends_the_include_clause_only_where_the_figure_follows() {
+        let naming = HashSet::new();
+        let opex = stems("operating expenses");
+        let weights: Vec<(String, f32)> = opex.iter().map(|t| (t.clone(), 1.0)).collect();
+        for text in [
+            "Operating expenses included, among other things, Restructuring charges of $200 million.",
+            "Operating expenses, including Severance, impairment and exit charges of $200 million, rose.",
+        ] {
+            let found = figures(text);
+            assert!(
+                stated_as_part(text, &found, &found[0], &weights, &naming, &opex),
+                "{text}"
+            );
+        }
+        let text = "Net sales, including the Acme acquisition, of $5.2 billion rose.";
+        let found = figures(text);
+        let sales = stems("net sales");
+        let weights: Vec<(String, f32)> = sales.iter().map(|t| (t.clone(), 1.0)).collect();
+        assert!(!stated_as_part(
+            text, &found, &found[0], &weights, &naming, &sales
+        ));
     }
 }
