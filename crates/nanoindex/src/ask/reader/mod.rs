@@ -281,6 +281,17 @@ fn implied_terms(sentence: &str) -> Vec<String> {
 /// Share of a sentence's coverage that the sentence before it can lend.
 const CONTEXT_WEIGHT: f32 = 0.8;
 
+/// Whether `unit` is set under a field label (`labelled`) every term of which is among the
+/// weighted terms: the label names the value right below it ("Sponsor:" over "Royal Devon
+/// University Healthcare NHS Foundation Trust" for "Who sponsors the study?").
+fn under_asked_label(weights: &[(String, f32)], unit: &Unit) -> bool {
+    unit.labelled
+        && unit
+            .context
+            .iter()
+            .all(|t| weights.iter().any(|(w, _)| w == t))
+}
+
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
 /// with the preceding sentence's, whichever is higher. Under a field label (`labelled`)
 /// every term of which is among the weighted terms ("Chief Investigator:" for "Who is the
@@ -294,12 +305,11 @@ fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let with_context = coverage_by(weights, |t| {
         unit.terms.contains(t) || unit.context.contains(t)
     });
-    let asked_label = unit.labelled
-        && unit
-            .context
-            .iter()
-            .all(|t| weights.iter().any(|(w, _)| w == t));
-    let weight = if asked_label { 1.0 } else { CONTEXT_WEIGHT };
+    let weight = if under_asked_label(weights, unit) {
+        1.0
+    } else {
+        CONTEXT_WEIGHT
+    };
     own.max(weight * with_context)
 }
 
