@@ -1458,3 +1458,47 @@ fn a_value_set_under_its_label_on_a_cover_page_answers_the_label() {
     assert!(!answer.content.contains("Okafor"), "{answer:#?}");
     assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
 }
+
+/// A quarterly report's cover (the period on the line after the report's title) and an
+/// exhibit index whose XBRL lines say "cover page" and "period".
+fn quarterly_report() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.para(&[
+        "UNITED STATES",
+        "SECURITIES AND EXCHANGE COMMISSION",
+        "Washington, D.C. 20549",
+    ]);
+    f.heading(14.0, "FORM 10-Q");
+    f.para(&[
+        "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the quarterly period ended July 30, 2023",
+        "OR",
+    ]);
+    f.para(&["Commission file number: 0-23985"]);
+    f.heading(14.0, "HALVERN SYSTEMS CORPORATION");
+    f.new_page();
+    f.heading(12.0, "Item 6. Exhibits");
+    f.para(&[
+        "101.SCH Inline XBRL Taxonomy Extension Schema Document with Embedded Linkbases",
+        "104 Cover Page Interactive Data File - the cover page interactive data file for the",
+        "fiscal period is formatted as Inline XBRL and contained in Exhibit 101.",
+    ]);
+    f.heading(12.0, "Item 2. Results of Operations");
+    f.para(&[
+        "For the quarter ended July 30, 2023, revenue was $1,350 million, up 12% from a year ago.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn the_period_a_filing_covers_is_read_from_its_cover_line() {
+    let (_dir, doc) = prepare(&quarterly_report(), "10q.pdf");
+    let answer = ask_reader(&doc, "What fiscal period does the Form 10-Q cover?");
+    assert!(
+        answer
+            .content
+            .contains("For the quarterly period ended July 30, 2023"),
+        "{answer:#?}"
+    );
+    assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
+}

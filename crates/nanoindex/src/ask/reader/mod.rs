@@ -231,7 +231,8 @@ fn runs_on(line: &str) -> bool {
 /// "delivered the opinion" names who wrote it; a definition (`“Applicable Rate” means …`)
 /// defines. And of papers: an author block (names separated by commas, with affiliation
 /// marks: "Andreas Gal∗+, Brendan Eich∗, …") names the authors; a venue line ("PLDI’09, June
-/// 15–20, 2009, Dublin, Ireland.") where the conference was held.
+/// 15–20, 2009, Dublin, Ireland.") where the conference was held. And of filings: the cover
+/// line "For the quarterly period ended July 30, 2023" is the fiscal period the report covers.
 fn implied_terms(sentence: &str) -> Vec<String> {
     static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
@@ -256,7 +257,19 @@ fn implied_terms(sentence: &str) -> Vec<String> {
         regex::Regex::new(r#"^\s*[“"][^”"]{2,60}[”"]\s*,?\s*(?:shall\s+)?means?\b"#)
             .expect("pattern")
     });
+    // A filing's cover line: "For the quarterly period ended July 30, 2023", alone or after
+    // the report's title ("… EXCHANGE ACT OF 1934"), then "OR" or nothing; in prose the date
+    // is followed by more ("For the year ended December 31, 2022, revenue …").
+    static COVER_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:^|\b1934\s+)For the (?:quarterly |fiscal |transition )?(?:period|year) ended [A-Z][a-z]+ \d{1,2}, \d{4}(?:\s+OR\b|$)",
+        )
+        .expect("pattern")
+    });
     let mut out: Vec<&str> = Vec::new();
+    if COVER_PERIOD.is_match(sentence.trim()) {
+        out.extend(["cover", "fiscal", "period", "report"]);
+    }
     if AUTHORS.is_match(sentence) {
         out.extend(["author", "wrote", "first"]);
     }
@@ -994,5 +1007,11 @@ mod tests {
             "wrote"
         );
         assert!(implied_terms("The Justice Department filed a brief.").is_empty());
+        let cover = "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE \
+                     ACT OF 1934 For the quarterly period ended July 30, 2023 OR";
+        assert!(implied_terms(cover).contains(&"cover".to_string()));
+        assert!(implied_terms("For the fiscal year ended January 28, 2024")
+            .contains(&"fiscal".to_string()));
+        assert!(implied_terms("For the year ended December 31, 2022, revenue rose 4%.").is_empty());
     }
 }
