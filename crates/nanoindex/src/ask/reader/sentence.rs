@@ -508,37 +508,24 @@ pub(super) fn stated_as_part(
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
+    // Verbs that state the subject's figure ("… was", "… totaled").
+    const STATING: &[&str] = &[
+        "was", "were", "is", "are", "totaled", "totalled", "amounted",
+    ];
     // A comma ends the clause only where what follows the last one leads to the figure
     // ("including severance, impairment and exit charges of $200 million" is one list).
     let after_comma = phrase.rsplit(',').next().unwrap_or("");
     let leads_to_figure = after_comma
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
         .all(|w| {
-            [
-                "of",
-                "was",
-                "were",
-                "is",
-                "are",
-                "totaled",
-                "totalled",
-                "amounted",
-                "to",
-                "approximately",
-                "about",
-                "nearly",
-            ]
-            .contains(&w.to_ascii_lowercase().as_str())
+            STATING.contains(&w.as_str())
+                || ["of", "to", "approximately", "about", "nearly"].contains(&w.as_str())
         });
     let clause_ended = (phrase.contains(',') && leads_to_figure)
         || words.first().is_some_and(|w| w == "in" || w == "within")
-        || words.iter().any(|w| {
-            [
-                "was", "were", "is", "are", "totaled", "totalled", "amounted",
-            ]
-            .contains(&w.as_str())
-        });
+        || words.iter().any(|w| STATING.contains(&w.as_str()));
     if clause_ended {
         return false;
     }
