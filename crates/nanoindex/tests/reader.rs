@@ -28,6 +28,7 @@ fn agreement() -> Vec<u8> {
         "Either party may terminate this Agreement upon sixty (60) days written notice.",
     ]);
     f.para(&["Royalties are 4.5% of Net Sales in the Territory."]);
+    f.para(&["The Licensee may sell licensed products only in the Territory."]);
     f.heading(12.0, "Section 12. Governing Law");
     f.para(&["This Agreement is governed by the laws of the State of New York."]);
     f.para(&["Disputes are resolved under Section 12.3 by three arbitrators."]);
@@ -178,6 +179,17 @@ fn parties_definitions_and_notice_periods() {
             .contains("\"Territory\" means the United States of America and Canada."),
         "{answer:#?}"
     );
+
+    // A capitalised term the contract defines is answered by its definition, not by the
+    // sentence that uses it most.
+    let answer = ask_reader(&doc, "What is the licensed Territory under the Agreement?");
+    assert!(
+        answer
+            .content
+            .contains("\"Territory\" means the United States of America and Canada."),
+        "{answer:#?}"
+    );
+    assert_eq!(cited_pages(&answer), [1], "{answer:#?}");
 
     let answer = ask_reader(
         &doc,

@@ -271,6 +271,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
     ]) {
         return AnswerType::Percentage;
     }
+    // "What is the docket number of …" asks for an identifier, not a count.
+    if has(&["docket number", "docket no", "case number", "case no"]) {
+        return AnswerType::Reference;
+    }
     if has(&["how many", "number of", "vote", "votes"]) {
         return AnswerType::Count;
     }
@@ -592,6 +596,10 @@ mod tests {
                 AnswerType::Reference,
             ),
             ("How is \"Affiliate\" defined?", AnswerType::Definition),
+            (
+                "What is the docket number of the proposed rule?",
+                AnswerType::Reference,
+            ),
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
             (

@@ -37,12 +37,16 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b"),
         // March 2021
         compile(&format!(r"\b{MONTH}\.?,?\s+\d{{4}}\b")),
+        // A day that recurs: "on or about the 15th day of each month"
+        compile(
+            r"(?i)\b(?:on\s+or\s+(?:about|before)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\s+(?:calendar\s+|business\s+)?day\s+of\s+(?:each|every)\s+(?:calendar\s+)?month\b",
+        ),
     ]
 });
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
+        r"(?i)\b(?:between\s+(?:\d+|{NUMBER_WORD})\s+and\s+|\d+\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
     ))
 });
 
@@ -199,7 +203,9 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(
             r"\b(?:Section|Sections|Sec\.|Article|Rule|Clause|Paragraph|Item)\s+\d+[\w.]*(?:\([a-zA-Z0-9]+\))*",
         ),
-        compile(r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*[\w\-–]+|\bNo\.\s*\d{2}-\d+\b"),
+        compile(
+            r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–]\s?)*\w+|\bNo\.\s*\d{2}[-–]\d+\b",
+        ),
     ]
 });
 
@@ -562,6 +568,14 @@ mod tests {
             ),
             ["April 23, 2013", "June 13, 2013"]
         );
+        // A day that recurs each month.
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "On or about the 15th day of each month, the Servicer will deliver a report."
+            ),
+            ["On or about the 15th day of each month"]
+        );
     }
 
     #[test]
@@ -601,6 +615,14 @@ mod tests {
                 "on June 29, 2020—61 days1 after the class"
             ),
             ["61 days"]
+        );
+        // A range is one span, in minutes as in days.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "Interviews will last between 45 and 60 minutes, follow-up 3-6 months or 2 to 4 weeks."
+            ),
+            ["between 45 and 60 minutes", "3-6 months", "2 to 4 weeks"]
         );
     }
 
@@ -713,6 +735,14 @@ mod tests {
                 "in violation of N.C.G.S. § 14-306.4 and Section 10.8(b)"
             ),
             ["N.C.G.S. § 14-306.4", "Section 10.8(b)"]
+        );
+        // A docket number broken at a dash by the line is read whole.
+        assert_eq!(
+            spans(
+                AnswerType::Reference,
+                "[Docket No. FAA–2020–0686; and locating Docket No. FAA–2020– 0686."
+            ),
+            ["Docket No. FAA–2020–0686", "Docket No. FAA–2020– 0686"]
         );
     }
 

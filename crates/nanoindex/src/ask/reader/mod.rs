@@ -406,10 +406,28 @@ fn read_part(
     }
     candidates.extend(match kind {
         AnswerType::Change | AnswerType::Choice => Vec::new(),
-        AnswerType::Ratio => ratio_candidates(input, query, part)
-            .into_iter()
-            .chain(cell_candidates(input, units, query, &weights, kind))
-            .collect(),
+        AnswerType::Ratio => {
+            let mut c: Vec<Candidate> = ratio_candidates(input, query, part)
+                .into_iter()
+                .chain(cell_candidates(input, units, query, &weights, kind))
+                .collect();
+            // A margin the document states ("Our overall gross margin increased to 70.1%")
+            // answers when its inputs were not read for the asked period.
+            if c.iter().all(|c| c.computation.is_none())
+                && formula_named(part).is_some_and(|f| f.percent)
+            {
+                c.extend(span_candidates(
+                    input,
+                    units,
+                    part,
+                    query,
+                    &weights,
+                    naming,
+                    AnswerType::Percentage,
+                ));
+            }
+            c
+        }
         AnswerType::Amount | AnswerType::Percentage if !query.years.is_empty() => {
             let mut c = cell_candidates(input, units, query, &weights, kind);
             c.extend(span_candidates(
@@ -424,7 +442,15 @@ fn read_part(
             }
             c
         }
-        AnswerType::Definition => definition_candidates(input, units, part, &weights),
+        AnswerType::Definition => {
+            let term = defined_term(part).or_else(|| capitalised_defined_term(part, units));
+            definition_candidates(input, units, term.as_deref(), &weights)
+        }
+        // "What is the Field under the agreement?": the document's definition of its term.
+        AnswerType::Text if capitalised_defined_term(part, units).is_some() => {
+            let term = capitalised_defined_term(part, units);
+            definition_candidates(input, units, term.as_deref(), &weights)
+        }
         AnswerType::Text if answer_type::asks_cause(part) => {
             let mut c = cause_candidates(input, units, &weights);
             c.extend(sentence_candidates(input, units, &weights));

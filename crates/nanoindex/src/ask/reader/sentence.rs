@@ -190,6 +190,11 @@ pub(super) fn span_candidates(
             || lower_part
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| w == "eps"));
+    // "What hourly labor rate …": a figure stated per that unit ("$85 per work-hour") is the
+    // rate; a total worked out from it ("$7,650 (90 work-hours × $85 …)") is not.
+    let rate_unit = (kind == AnswerType::Amount)
+        .then(|| asked_rate_unit(&lower_part))
+        .flatten();
     // "Who are the parties": the plural, not third or related parties.
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
@@ -338,7 +343,11 @@ pub(super) fn span_candidates(
         }
         let found_all = found.clone();
         for span in found {
-            let value = unit.text[span.clone()].trim().to_string();
+            let mut value = unit.text[span.clone()].trim().to_string();
+            if kind == AnswerType::Reference {
+                // "FAA–2020– 0686": an identifier broken by the line is one word.
+                value = value.replace("– ", "–").replace("- ", "-");
+            }
             let norm = normalise_value(&value);
             // What the question itself names is not its answer.
             // A value the question itself states (a year, "Section 3") is not its answer.
@@ -392,16 +401,23 @@ pub(super) fn span_candidates(
                         w.chars().next().is_some_and(char::is_lowercase) && stem(w) == stem(n)
                     })
             });
+            // "Docket No. FAA–2020–0686" for "What is the docket number …": the reference's
+            // own label is the identifier the question names (not a generic "Section").
+            let labelled_reference =
+                kind == AnswerType::Reference && labels_asked_identifier(&value, &own_terms);
+            let defines = defines || labelled_reference;
             let (cov, matched) = if defines || counts_asked_noun {
                 (cov.max(MIN_COVERAGE), matched.max(MIN_COVERAGE))
             } else {
                 (cov, matched)
             };
+            let per_unit = rate_unit.is_some_and(|u| stated_per(&unit.text[span.end..], u));
             let mut score = 0.6 * matched
                 + 0.25 * prox
                 + 0.15 * rank
                 + date_fit
-                + if defines { 0.25 } else { 0.0 };
+                + if defines { 0.25 } else { 0.0 }
+                + if per_unit { RATE_FIT } else { 0.0 };
             // "Includes 33 Best Buy Mobile stores" counts a kind of store the question does
             // not name: it answers only where nothing counts the whole.
             if of_a_kind {
@@ -442,6 +458,75 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// Whether a reference span opens with the name of an identifier the question asks for
+/// (`own_terms`, the question's stems): "Docket No. FAA–2020–0686" for "the docket number".
+/// The generic words of section references ("Section", "Article", "Rule") are no such name:
+/// every reference of a document shares them.
+pub(super) fn labels_asked_identifier(value: &str, own_terms: &[String]) -> bool {
+    const GENERIC: &[&str] = &[
+        "section",
+        "sections",
+        "sec",
+        "article",
+        "rule",
+        "clause",
+        "paragraph",
+        "item",
+        "no",
+    ];
+    value
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .is_some_and(|w| {
+            w.chars().all(char::is_alphabetic)
+                && !GENERIC.contains(&w.as_str())
+                && own_terms.contains(&stem(&w))
+        })
+}
+
+/// Score a figure gains when it is stated per the unit of time a question asks a rate in.
+const RATE_FIT: f32 = 0.1;
+
+/// The unit of time a question (lowercase) asks a rate in: "hour" for "what hourly labor
+/// rate" or "how much per hour", "day" for "daily" or "per day"; `None` when it asks for no
+/// rate per unit of time.
+pub(super) fn asked_rate_unit(lower: &str) -> Option<&'static str> {
+    const UNITS: &[(&str, &str)] = &[
+        ("hourly", "hour"),
+        ("daily", "day"),
+        ("weekly", "week"),
+        ("monthly", "month"),
+    ];
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    UNITS.iter().find_map(|&(adjective, unit)| {
+        let per = words
+            .windows(2)
+            .any(|w| w[0] == "per" && w[1].trim_end_matches('s') == unit);
+        (words.contains(&adjective) || per).then_some(unit)
+    })
+}
+
+/// Whether the text right after a figure states it per `unit` of time: "per work-hour",
+/// "/-per day" (Indian rupee amounts), "/hour", "an hour", "a day".
+pub(super) fn stated_per(after: &str, unit: &str) -> bool {
+    let head: String = after.chars().take(30).collect::<String>().to_lowercase();
+    let slash = head.trim_start().starts_with('/');
+    let head = head.trim_start_matches(|c: char| c == '/' || c == '-' || c.is_whitespace());
+    let rest = ["per ", "an ", "a ", "each "]
+        .iter()
+        .find_map(|lead| head.strip_prefix(lead))
+        .or(slash.then_some(head));
+    rest.and_then(|r| r.split_whitespace().next())
+        .is_some_and(|w| {
+            let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
+            w.strip_suffix('s').unwrap_or(w).ends_with(unit)
+        })
 }
 
 /// Whether the figure at `span` of `text` is stated as a part of a whole under another
@@ -626,8 +711,8 @@ fn asks_for_change(question: &str) -> bool {
 /// Whether the figure starting at byte `start` of `text` is stated as a change: the nearest
 /// word before it (past `$`, `by` and hedges like "approximately") is a verb of change, or
 /// `up`/`down` after a copula or a comma ("decreased $1,863 million", "were up 10%", "grew
-/// by about 4%"); "increased to 70.1%" states a level, and "drew down $1.0 billion" is no
-/// change.
+/// by about 4%"), or the figure is an impact or effect ("an unfavorable impact of 3.6%");
+/// "increased to 70.1%" states a level, and "drew down $1.0 billion" is no change.
 pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
     const CHANGE_VERBS: &[&str] = &[
         "increased",
@@ -667,6 +752,25 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
         return false;
     };
     let verb = clean(raw[at]);
+    // A figure listed after another ("an impact of 3.6% and 2.8%", "decreased $5 million and
+    // $3 million") is stated as that one is.
+    if verb == "and" || verb == "or" {
+        let previous = raw
+            .iter()
+            .skip(at + 1)
+            .take(2)
+            .find(|w| w.chars().any(|c| c.is_ascii_digit()));
+        return previous
+            .and_then(|w| text[..start].rfind(w))
+            .is_some_and(|pos| pos < start && stated_as_change(text, pos));
+    }
+    // "an unfavorable impact of 3.6%" on a margin is its change, not its level.
+    if verb == "of" {
+        return raw.get(at + 1).is_some_and(|before| {
+            ["impact", "effect", "benefit", "headwind", "tailwind"]
+                .contains(&clean(before).as_str())
+        });
+    }
     if !CHANGE_VERBS.contains(&verb.as_str()) {
         return false;
     }
@@ -749,17 +853,13 @@ pub(super) fn names_defined_term(
 pub(super) fn definition_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
-    part: &str,
+    term: Option<&str>,
     weights: &[(String, f32)],
 ) -> Vec<Candidate> {
-    let term = defined_term(part);
     let mut out = Vec::new();
     for unit in units.iter().filter(|u| !u.row) {
         let cov = coverage(weights, &unit.terms);
-        let Some(span) = term
-            .as_deref()
-            .and_then(|t| spans::definition(&unit.text, t))
-        else {
+        let Some(span) = term.and_then(|t| spans::definition(&unit.text, t)) else {
             continue;
         };
         let rank = page_rank(input, unit.page_no);
@@ -768,6 +868,48 @@ pub(super) fn definition_candidates(
         out.push(Candidate::quoted(unit, q, score, cov.max(MIN_COVERAGE)));
     }
     out
+}
+
+/// The capitalised term of a "what is / what are …" question that the document defines in
+/// quotes: "What is the licensed Territory under the agreement?" of `1.104 “Territory”
+/// means the U.S.`. Contracts capitalise the terms they define, and such a question asks
+/// for the definition. Runs of capitalised words after the question's first word are tried
+/// longest first; `None` when the document quotes none of them before "means" (or another
+/// defining verb).
+pub(super) fn capitalised_defined_term(part: &str, units: &[Unit]) -> Option<String> {
+    let lower = part.trim_start().to_lowercase();
+    if !["what is ", "what are ", "what's ", "what was "]
+        .iter()
+        .any(|lead| lower.starts_with(lead))
+    {
+        return None;
+    }
+    let mut runs: Vec<String> = Vec::new();
+    let mut run: Vec<&str> = Vec::new();
+    for word in part.split_whitespace().skip(1) {
+        let word = word
+            .trim_end_matches(['?', ',', '.', ';', ':'])
+            .trim_end_matches("’s")
+            .trim_end_matches("'s");
+        if word.starts_with(|c: char| c.is_uppercase()) && word.chars().all(|c| c.is_alphabetic()) {
+            run.push(word);
+        } else if !run.is_empty() {
+            runs.push(run.join(" "));
+            run.clear();
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run.join(" "));
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+    runs.into_iter().find(|term| {
+        let quoted = [format!("“{term}”"), format!("\"{term}\"")];
+        units.iter().any(|u| {
+            !u.row
+                && quoted.iter().any(|q| u.text.contains(q.as_str()))
+                && spans::definition(&u.text, term).is_some()
+        })
+    })
 }
 
 /// The term a definition question asks about: a quoted term, else the words after "define",
@@ -938,6 +1080,52 @@ mod tests {
     }
 
     #[test]
+    fn a_reference_labelled_with_the_asked_identifier_names_it() {
+        let asked = stems("What is the docket number of the proposed rule?");
+        assert!(labels_asked_identifier("Docket No. FAA–2020–0686", &asked));
+        assert!(!labels_asked_identifier("§ 39.13", &asked));
+        assert!(!labels_asked_identifier("14 CFR part 39", &asked));
+        let asked = stems("Which section of the rule governs disputes?");
+        assert!(!labels_asked_identifier("Section 12.3", &asked));
+    }
+
+    #[test]
+    fn a_rate_is_the_figure_stated_per_the_asked_unit_of_time() {
+        assert_eq!(
+            asked_rate_unit("what hourly labor rate does the faa use?"),
+            Some("hour")
+        );
+        assert_eq!(
+            asked_rate_unit("how much is paid per day of hospitalisation?"),
+            Some("day")
+        );
+        assert_eq!(
+            asked_rate_unit("what is the monthly servicing fee?"),
+            Some("month")
+        );
+        assert_eq!(
+            asked_rate_unit("what is the total cost per operator?"),
+            None
+        );
+        assert_eq!(asked_rate_unit("what daylight saving rule applies?"), None);
+        let text = "the FAA estimates the average total cost per operator to be $7,650 \
+                    (90 work-hours × $85 per workhour); room rent up to Rs. 5,000/-per day, \
+                    or $40/hour, $25 an hour.";
+        let per_hour: Vec<&str> = figures(text)
+            .into_iter()
+            .filter(|r| stated_per(&text[r.end..], "hour"))
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(per_hour, ["$85", "$40", "$25"]);
+        let per_day: Vec<&str> = figures(text)
+            .into_iter()
+            .filter(|r| stated_per(&text[r.end..], "day"))
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(per_day, ["Rs. 5,000"]);
+    }
+
+    #[test]
     fn a_figure_after_included_is_a_part_only_when_its_phrase_names_another_thing() {
         let metric = |words: &[&str]| -> Vec<(String, f32)> {
             words.iter().map(|w| (stem(w), 1.0)).collect()
@@ -994,6 +1182,16 @@ mod tests {
         assert!(!stated_as_change(text, at("70.1%")));
         assert!(stated_as_change(text, at("4 points")));
         assert!(stated_as_change("Sales grew by about 4%.", 19));
+        let impact = "the net effect on our gross margin was an unfavorable impact of 3.6% and \
+                      a benefit of 1.2%, at a rate of 5%.";
+        assert!(stated_as_change(impact, impact.find("3.6%").unwrap()));
+        assert!(stated_as_change(impact, impact.find("1.2%").unwrap()));
+        assert!(!stated_as_change(impact, impact.find("5%").unwrap()));
+        let listed = "gross margin increased to 70.1% and 68.2%, an unfavorable impact of 3.6% \
+                      and 2.8%; costs decreased $5 million and $3 million.";
+        assert!(!stated_as_change(listed, listed.find("68.2%").unwrap()));
+        assert!(stated_as_change(listed, listed.find("2.8%").unwrap()));
+        assert!(stated_as_change(listed, listed.find("$3").unwrap()));
         // "up" and "down" after a copula or a mark are a change; after a verb they are not.
         for (text, figure) in [
             ("Net sales were $5.2 billion (up $300 million).", "$300"),
