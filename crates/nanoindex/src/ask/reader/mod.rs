@@ -722,6 +722,7 @@ fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<u
         if previous.ends_with(';')
             || (previous.ends_with(',')
                 && ["and", "but", "while", "whereas"].contains(&lower.as_str()))
+            || is_enumerator(word)
         {
             clause += 1;
         }
@@ -752,6 +753,19 @@ fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<u
     } else {
         0.0
     }
+}
+
+/// Whether a word opens an enumerated clause: "(ii)", "(b)". In "(i) general liability
+/// insurance … of $5,000,000 …, (ii) workers compensation … of $1,000,000" each item is its
+/// own clause. Digits in parentheses are not: "thirty (30) days" restates a number.
+fn is_enumerator(word: &str) -> bool {
+    word.strip_prefix('(')
+        .and_then(|w| w.strip_suffix(')'))
+        .is_some_and(|inner| {
+            (1..=4).contains(&inner.len())
+                && (inner.chars().all(|c| matches!(c, 'i' | 'v' | 'x'))
+                    || (inner.len() == 1 && inner.chars().all(|c| c.is_ascii_lowercase())))
+        })
 }
 
 /// The page's retrieval score relative to the best page, in `[0, 1]`.
@@ -827,6 +841,24 @@ mod tests {
         let august = proximity(&weights, sentence, &at("August 17, 2020"));
         let september = proximity(&weights, sentence, &at("September 15, 2020"));
         assert!(september > august + 0.2, "{september} vs {august}");
+
+        // Each enumerated item is a clause; "thirty (30) days" is not an item.
+        let sentence = "Each Party shall maintain (i) general liability insurance with a limit \
+                        of at least $5,000,000 per occurrence, (ii) workers compensation \
+                        insurance with a limit of at least $1,000,000 per occurrence.";
+        let weights: Vec<(String, f32)> = ["workers", "compensation", "limit", "occurrence"]
+            .iter()
+            .map(|w| (stem(w), 1.0))
+            .collect();
+        let at = |s: &str| {
+            let i = sentence.find(s).unwrap();
+            i..i + s.len()
+        };
+        let general = proximity(&weights, sentence, &at("$5,000,000"));
+        let workers = proximity(&weights, sentence, &at("$1,000,000"));
+        assert!(workers > general, "{workers} vs {general}");
+        assert!(is_enumerator("(ii)") && is_enumerator("(b)"));
+        assert!(!is_enumerator("(30)") && !is_enumerator("(ICU)"));
     }
 
     #[test]

@@ -412,6 +412,13 @@ pub(super) fn span_candidates(
                 (cov, matched)
             };
             let per_unit = rate_unit.is_some_and(|u| stated_per(&unit.text[span.end..], u));
+            // "per day" says what "daily" asks.
+            let (cov, matched) = if per_unit {
+                let share = rate_word_share(weights, &lower_part, &unit.terms);
+                (cov + share, matched + share)
+            } else {
+                (cov, matched)
+            };
             let mut score = 0.6 * matched
                 + 0.25 * prox
                 + 0.15 * rank
@@ -510,6 +517,31 @@ pub(super) fn asked_rate_unit(lower: &str) -> Option<&'static str> {
             .any(|w| w[0] == "per" && w[1].trim_end_matches('s') == unit);
         (words.contains(&adjective) || per).then_some(unit)
     })
+}
+
+/// The IDF-weighted share of the question's terms that its rate adjective ("daily",
+/// "hourly") holds, when the sentence lacks the word: a figure stated "per day" says it.
+fn rate_word_share(weights: &[(String, f32)], lower: &str, terms: &[String]) -> f32 {
+    let total: f32 = weights.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    ["hourly", "daily", "weekly", "monthly"]
+        .iter()
+        .filter(|a| {
+            lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == **a)
+        })
+        .map(|a| stem(a))
+        .filter(|t| !terms.contains(t))
+        .filter_map(|t| {
+            weights
+                .iter()
+                .find(|(w, _)| *w == t)
+                .map(|(_, w)| w / total)
+        })
+        .sum()
 }
 
 /// Whether the text right after a figure states it per `unit` of time: "per work-hour",
@@ -835,8 +867,19 @@ pub(super) fn names_defined_term(
                 .trim_start_matches(['”', '"', ' ', ','])
                 .to_lowercase()
                 .starts_with("mean");
+        // A quoted term after the span labels it only as its parenthesis ("February 4, 2020
+        // (the “Commencement Date”)"), not when it labels a later noun ("ten (10) years
+        // thereafter, a Party (the “Receiving Party”)"); one before it, within a few words.
+        let words = |t: &str| t.split_whitespace().count();
+        let label_after = m.start() >= span.end && {
+            let between = sentence[span.end..m.start()].trim_start_matches([' ', ',']);
+            between.starts_with('(') && words(between) <= 3
+        };
+        let label_before = m.end() <= span.start && words(&sentence[m.end()..span.start]) <= 6;
+        let overlaps = m.start() < span.end && span.start < m.end();
         let near = defines_sentence
-            || (m.start() <= span.end + DEFINED_TERM_REACH
+            || ((label_after || label_before || overlaps)
+                && m.start() <= span.end + DEFINED_TERM_REACH
                 && span.start <= m.end() + DEFINED_TERM_REACH);
         let terms = stems(m.as_str());
         // A full-weight question term (not one naming the document, not an expansion); for a
@@ -1077,6 +1120,23 @@ mod tests {
 
     fn figures(text: &str) -> Vec<std::ops::Range<usize>> {
         spans::find(AnswerType::Amount, text, None)
+    }
+
+    #[test]
+    fn a_quoted_term_labels_the_span_it_follows_in_parentheses_not_a_later_noun() {
+        let weights: Vec<(String, f32)> = ["receiving", "commencement", "invoice"]
+            .iter()
+            .map(|w| (stem(w), 1.0))
+            .collect();
+        let at = |s: &str, part: &str| {
+            let i = s.find(part).unwrap();
+            i..i + part.len()
+        };
+        let s = "Effective February 4, 2020 (the “Commencement Date”), RCP is undertaking an IPO.";
+        assert!(names_defined_term(&weights, s, &at(s, "February 4, 2020")));
+        let s = "during the Term and for a period of ten (10) years thereafter, a Party (the \
+                 “Receiving Party”) receiving Confidential Information shall keep it.";
+        assert!(!names_defined_term(&weights, s, &at(s, "ten (10) years")));
     }
 
     #[test]
