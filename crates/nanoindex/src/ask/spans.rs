@@ -85,6 +85,14 @@ static ORGANISATION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A federal court of appeals: "the United States Court of Appeals for the Tenth Circuit",
+/// "Ninth Circuit".
+static CIRCUIT_COURT: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\b(?:United\s+States\s+)?Court\s+of\s+Appeals\s+for\s+the\s+(?:[A-Z][a-z.]+\s+){1,2}Circuit\b|\b(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|D\.C\.|Federal)\s+Circuit\b",
+    )
+});
+
 /// An opinion's byline: the author's name in capitals, then the office ("HUDSON, Justice.",
 /// "NEWBY, Chief Justice.", "SOTOMAYOR, J.").
 pub const BYLINE: &str = r"[A-Z][A-Z'’-]+,\s+(?:Chief\s+)?(?:Justice|Judge|J\.)";
@@ -238,7 +246,10 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         }
         AnswerType::Percentage => add(&PERCENT),
         AnswerType::Amount => AMOUNT.iter().for_each(&mut add),
-        AnswerType::Party => add(&ORGANISATION),
+        AnswerType::Party => {
+            add(&ORGANISATION);
+            add(&CIRCUIT_COURT);
+        }
         AnswerType::Person => PERSON.iter().for_each(&mut add),
         AnswerType::Reference => REFERENCE.iter().for_each(&mut add),
         AnswerType::Place => {
@@ -685,6 +696,14 @@ mod tests {
         assert_eq!(
             spans(AnswerType::Party, "by and between Reynolds Group Holdings Limited and Reynolds Consumer Products Inc."),
             ["Reynolds Group Holdings Limited", "Reynolds Consumer Products Inc."]
+        );
+        // A court of appeals is named whole, or by its circuit.
+        assert_eq!(
+            spans(
+                AnswerType::Party,
+                "We affirm the judgment of the Court of Appeals for the Tenth Circuit, as the Ninth Circuit did."
+            ),
+            ["Court of Appeals for the Tenth Circuit", "Ninth Circuit"]
         );
         assert_eq!(
             spans(
