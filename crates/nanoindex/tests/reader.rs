@@ -1514,3 +1514,23 @@ fn the_period_a_filing_covers_is_read_from_its_cover_line() {
     );
     assert_eq!(cited_pages(&answer), vec![1], "{answer:#?}");
 }
+
+/// "When does …" asks for a day that recurs, not the day one year ended.
+#[test]
+fn a_recurring_day_answers_when_something_happens_each_year() {
+    let mut f = Flow::new();
+    f.heading(14.0, "Quarterly Report");
+    f.para(&[
+        "Refer to the Annual Report on Form 10-K for the fiscal year ended September 24, 2022",
+        "for a discussion of the risk factors of the Company.",
+    ]);
+    f.heading(12.0, "Fiscal Period");
+    f.para(&["The Company's fiscal year is the 52- or 53-week period that ends on the last Saturday of September."]);
+    let (_dir, doc) = prepare(&f.bytes(), "quarterly.pdf");
+    let answer = ask_reader(&doc, "When does the Company's fiscal year end?");
+    assert_eq!(kind(&answer, 0), "date");
+    assert!(
+        answer.content.contains("last Saturday of September"),
+        "{answer:#?}"
+    );
+}

@@ -407,18 +407,29 @@ pub(super) fn is_negated(text: &str) -> bool {
     negation_words(text).iter().any(|(_, negation)| *negation)
 }
 
-/// Whether a negation word stands within three words before one of `terms` in `text` ("does
-/// not pre-empt", "no financial incentives"): the statement about the question's own words
-/// is negated, not some other clause.
+/// Words after a negation in which one of the question's terms makes it negate them.
+const NEGATION_REACH: usize = 4;
+
+/// Whether `text` negates what it says about `terms`: an odd number of negation words stand
+/// within [`NEGATION_REACH`] words before one of them ("does not pre-empt", "no financial
+/// incentives"), so that the statement about the question's own words is negated, not some
+/// other clause. Two negations cancel: "No Party may assign … without the prior written
+/// consent" says assigning without consent is not allowed, against the question "Can a party
+/// assign … without consent?", which negates once.
 pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
     let words = negation_words(text);
-    words.iter().enumerate().any(|(i, (_, negation))| {
-        *negation
-            && words[i + 1..]
-                .iter()
-                .take(3)
-                .any(|(next, _)| tokenize(next).iter().any(|t| terms.contains(t)))
-    })
+    let negations = words
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, negation))| {
+            *negation
+                && words[i + 1..]
+                    .iter()
+                    .take(NEGATION_REACH)
+                    .any(|(next, _)| tokenize(next).iter().any(|t| terms.contains(t)))
+        })
+        .count();
+    negations % 2 == 1
 }
 
 /// Words that reverse a statement.
@@ -522,6 +533,23 @@ mod tests {
             computation: None,
             cite: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_statement_negates_the_question_terms_an_odd_number_of_times() {
+        let question = "Can a party assign the agreement without the other party's consent?";
+        let terms: BTreeSet<String> = tokenize(question).into_iter().collect();
+        assert!(negates_terms(question, &terms));
+        let clause = "No Party may assign this Agreement without the prior written consent of \
+                      the other Party.";
+        assert!(!negates_terms(clause, &terms));
+        let question = "Did the court hold that the Compact pre-empts the statutes?";
+        let terms: BTreeSet<String> = tokenize(question).into_iter().collect();
+        assert!(!negates_terms(question, &terms));
+        assert!(negates_terms(
+            "The Compact does not pre-empt the statutes.",
+            &terms
+        ));
     }
 
     #[test]

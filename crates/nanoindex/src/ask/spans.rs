@@ -37,6 +37,10 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b"),
         // March 2021
         compile(&format!(r"\b{MONTH}\.?,?\s+\d{{4}}\b")),
+        // A day named by its place in a month: "the last Saturday of September"
+        compile(&format!(
+            r"(?i)\b(?:the\s+)?(?:first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|business\s+day|day)\s+(?:of|in)\s+(?:(?:each|every|the)\s+(?:calendar\s+)?(?:month|quarter)|{MONTH})\b"
+        )),
         // A day that recurs: "on or about the 15th day of each month"
         compile(
             r"(?i)\b(?:on\s+or\s+(?:about|before)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\s+(?:calendar\s+|business\s+)?day\s+of\s+(?:each|every)\s+(?:calendar\s+)?month\b",
@@ -586,6 +590,13 @@ mod tests {
                 "On or about the 15th day of each month, the Servicer will deliver a report."
             ),
             ["On or about the 15th day of each month"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "The fiscal year is the 52- or 53-week period that ends on the last Saturday of September."
+            ),
+            ["the last Saturday of September"]
         );
     }
 

@@ -195,6 +195,12 @@ pub(super) fn span_candidates(
     let rate_unit = (kind == AnswerType::Amount)
         .then(|| asked_rate_unit(&lower_part))
         .flatten();
+    // "When does the fiscal year end?" asks for a day that recurs ("the last Saturday of
+    // September"), not the day one year ended ("the fiscal year ended September 24, 2022").
+    let asks_recurring = kind == AnswerType::Date
+        && ["when does ", "when do "]
+            .iter()
+            .any(|lead| lower_part.trim_start().starts_with(lead));
     // "Who are the parties": the plural, not third or related parties.
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
@@ -424,7 +430,12 @@ pub(super) fn span_candidates(
                 + 0.15 * rank
                 + date_fit
                 + if defines { 0.25 } else { 0.0 }
-                + if per_unit { RATE_FIT } else { 0.0 };
+                + if per_unit { RATE_FIT } else { 0.0 }
+                + if asks_recurring && years_of(&value).is_empty() {
+                    RATE_FIT
+                } else {
+                    0.0
+                };
             // "Includes 33 Best Buy Mobile stores" counts a kind of store the question does
             // not name: it answers only where nothing counts the whole.
             if of_a_kind {
@@ -494,7 +505,8 @@ pub(super) fn labels_asked_identifier(value: &str, own_terms: &[String]) -> bool
         })
 }
 
-/// Score a figure gains when it is stated per the unit of time a question asks a rate in.
+/// Score a figure gains when it is stated per the unit of time a question asks a rate in, and
+/// a date without a year when the question asks when something recurs ("When does …").
 const RATE_FIT: f32 = 0.1;
 
 /// The unit of time a question (lowercase) asks a rate in: "hour" for "what hourly labor
