@@ -103,7 +103,7 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Words that end in a period without ending a sentence, lowercase: legal and corporate
-/// abbreviations, "Rs." (Indian rupees, before the amount) and the short month names.
+/// abbreviations, "Rs." (Indian rupees, before the amount), "Vol." and the short month names.
 const ABBREVIATIONS: &[&str] = &[
     "inc", "corp", "co", "ltd", "no", "nos", "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr",
     "v", "vs", "sec", "secs", "art", "para", "cl", "p", "pp", "ex", "fig", "cf", "al", "approx",

@@ -272,7 +272,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
         return AnswerType::Percentage;
     }
     // "What is the docket number of …" asks for an identifier, not a count.
-    if has(&["docket number", "docket no", "case number", "case no"]) {
+    if has(&["docket number", "docket no.", "case number", "case no."]) {
         return AnswerType::Reference;
     }
     if has(&["how many", "number of", "vote", "votes"]) {

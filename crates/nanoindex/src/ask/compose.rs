@@ -410,14 +410,28 @@ pub(super) fn is_negated(text: &str) -> bool {
 /// Words after a negation in which one of the question's terms makes it negate them.
 const NEGATION_REACH: usize = 4;
 
-/// Whether `text` negates what it says about `terms`: an odd number of negation words stand
-/// within [`NEGATION_REACH`] words before one of them ("does not pre-empt", "no financial
+/// Whether `text` negates what it says about `terms`: in its clause that holds most of them
+/// (clauses end at `;`, `.`, ", and", ", but"), an odd number of negation words stand within
+/// [`NEGATION_REACH`] words before one of them ("does not pre-empt", "no financial
 /// incentives"), so that the statement about the question's own words is negated, not some
 /// other clause. Two negations cancel: "No Party may assign … without the prior written
 /// consent" says assigning without consent is not allowed, against the question "Can a party
 /// assign … without consent?", which negates once.
 pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
-    let words = negation_words(text);
+    // The clause that holds most of the terms speaks for the sentence: "does not pre-empt
+    // the statutes, and no statutes were invalidated" negates pre-empting once.
+    let term_count = |clause: &str| {
+        tokenize(clause)
+            .iter()
+            .filter(|t| terms.contains(*t))
+            .count()
+    };
+    let clause = text
+        .split([';', '.'])
+        .flat_map(|c| c.split(", and ").flat_map(|c| c.split(", but ")))
+        .max_by_key(|c| term_count(c))
+        .unwrap_or(text);
+    let words = negation_words(clause);
     let negations = words
         .iter()
         .enumerate()
@@ -548,6 +562,11 @@ mod tests {
         assert!(!negates_terms(question, &terms));
         assert!(negates_terms(
             "The Compact does not pre-empt the statutes.",
+            &terms
+        ));
+        // Another clause's negation does not cancel it.
+        assert!(negates_terms(
+            "The Compact does not pre-empt the statutes, and no statutes were invalidated.",
             &terms
         ));
     }

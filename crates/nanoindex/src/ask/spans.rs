@@ -50,7 +50,7 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:between\s+(?:\d+|{NUMBER_WORD})\s+and\s+|\d+\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
+        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
     ))
 });
 
@@ -216,10 +216,67 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"\b(?:Section|Sections|Sec\.|Article|Rule|Clause|Paragraph|Item)\s+\d+[\w.]*(?:\([a-zA-Z0-9]+\))*",
         ),
         compile(
-            r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–]\s?)*\w+|\bNo\.\s*\d{2}[-–]\d+\b",
+            r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–])*(?:\s\d+\b|\w+)|\bNo\.\s*\d{2}[-–]\d+\b",
         ),
     ]
 });
+
+/// Where a duration match that opens with a range of digits ("3-6 months", "2 to 4 weeks")
+/// is no range: bytes of `matched` (found at `at` in `sentence`) to skip, up to its second
+/// number, when the first number is larger than the second or follows a comma or a word
+/// that numbers a provision ("Section 10 to 90 days", "June 1, 2024 - 30 days"); else 0.
+fn range_not_stated(sentence: &str, at: usize, matched: &str) -> usize {
+    // The numbers before the unit ("2.5 to 3" of "2.5 to 3 years"; not the footnote mark of
+    // "61 days1").
+    let unit_at = matched
+        .split_whitespace()
+        .find(|w| w.starts_with(char::is_alphabetic) && *w != "to")
+        .and_then(|w| matched.find(w))
+        .unwrap_or(matched.len());
+    let numbers: Vec<(usize, f64)> = matched[..unit_at]
+        .match_indices(|c: char| c.is_ascii_digit() || c == '.')
+        .fold(Vec::<(usize, String)>::new(), |mut runs, (i, c)| {
+            match runs.last_mut() {
+                Some((start, run)) if *start + run.len() == i => run.push_str(c),
+                _ => runs.push((i, c.to_string())),
+            }
+            runs
+        })
+        .into_iter()
+        .filter_map(|(i, run)| run.trim_end_matches('.').parse().ok().map(|v| (i, v)))
+        .collect();
+    let [(_, first), (second_at, second), ..] = numbers[..] else {
+        return 0;
+    };
+    if !matched.starts_with(|c: char| c.is_ascii_digit()) {
+        return 0;
+    }
+    let before = sentence[..at].trim_end();
+    let provision = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .is_some_and(|w| {
+            [
+                "section",
+                "sections",
+                "article",
+                "clause",
+                "paragraph",
+                "item",
+                "rule",
+            ]
+            .contains(&w.as_str())
+        });
+    if first > second || provision || before.ends_with([',', '§']) {
+        second_at
+    } else {
+        0
+    }
+}
 
 /// Byte ranges of the spans of `kind` in `sentence`, in order, without overlaps (the
 /// earliest and then longest wins). `count_noun` (a stem, `store` for "how many stores")
@@ -238,14 +295,17 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         AnswerType::Duration => {
             // A footnote mark glued to the unit ("61 days1 after") is not part of it.
             for m in DURATION.find_iter(sentence) {
-                let text = m.as_str();
+                // "Section 10 to 90 days", "June 1, 2024 - 30 days": no range, the length is
+                // the last number's.
+                let start = m.start() + range_not_stated(sentence, m.start(), m.as_str());
+                let text = &sentence[start..m.end()];
                 let kept = text.trim_end_matches(|c: char| c.is_ascii_digit());
                 let end = if kept.ends_with(char::is_alphabetic) {
-                    m.start() + kept.len()
+                    start + kept.len()
                 } else {
                     m.end()
                 };
-                found.push(m.start()..end);
+                found.push(start..end);
             }
         }
         AnswerType::Percentage => add(&PERCENT),
@@ -646,6 +706,14 @@ mod tests {
             ),
             ["between 45 and 60 minutes", "3-6 months", "2 to 4 weeks"]
         );
+        // Decimals stay whole; a provision's number or a date is no start of a range.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "runs 2.5 to 3 years; notice in Section 10 to 90 days; June 1, 2024 - 30 days"
+            ),
+            ["2.5 to 3 years", "90 days", "30 days"]
+        );
     }
 
     #[test]
@@ -773,6 +841,10 @@ mod tests {
                 "[Docket No. FAA–2020–0686; and locating Docket No. FAA–2020– 0686."
             ),
             ["Docket No. FAA–2020–0686", "Docket No. FAA–2020– 0686"]
+        );
+        assert_eq!(
+            spans(AnswerType::Reference, "see Docket No. 07–1234– which"),
+            ["Docket No. 07–1234"]
         );
     }
 

@@ -404,6 +404,9 @@ fn read_part(
             kind = answer_type::classify_wording(part);
         }
     }
+    let defined = (kind == AnswerType::Text)
+        .then(|| capitalised_defined_term(part, units))
+        .flatten();
     candidates.extend(match kind {
         AnswerType::Change | AnswerType::Choice => Vec::new(),
         AnswerType::Ratio => {
@@ -412,8 +415,9 @@ fn read_part(
                 .chain(cell_candidates(input, units, query, &weights, kind))
                 .collect();
             // A margin the document states ("Our overall gross margin increased to 70.1%")
-            // answers when its inputs were not read for the asked period.
-            if c.iter().all(|c| c.computation.is_none())
+            // answers when neither its inputs nor its own row were read for the asked period.
+            if c.iter()
+                .all(|read| read.computation.is_none() && read.cell.is_none())
                 && formula_named(part).is_some_and(|f| f.percent)
             {
                 c.extend(span_candidates(
@@ -447,9 +451,8 @@ fn read_part(
             definition_candidates(input, units, term.as_deref(), &weights)
         }
         // "What is the Field under the agreement?": the document's definition of its term.
-        AnswerType::Text if capitalised_defined_term(part, units).is_some() => {
-            let term = capitalised_defined_term(part, units);
-            definition_candidates(input, units, term.as_deref(), &weights)
+        AnswerType::Text if defined.is_some() => {
+            definition_candidates(input, units, defined.as_deref(), &weights)
         }
         AnswerType::Text if answer_type::asks_cause(part) => {
             let mut c = cause_candidates(input, units, &weights);
@@ -826,36 +829,42 @@ fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
 mod tests {
     use super::*;
 
+    /// Question terms of weight 1, as the reader stems them.
+    fn weights_of(words: &[&str]) -> Vec<(String, f32)> {
+        words.iter().map(|w| (stem(w), 1.0)).collect()
+    }
+
+    /// The byte range of `part` in `sentence`.
+    fn range_in(sentence: &str, part: &str) -> std::ops::Range<usize> {
+        let i = sentence.find(part).unwrap();
+        i..i + part.len()
+    }
+
     #[test]
     fn terms_in_another_clause_are_farther() {
         let sentence = "The briefing will conclude on August 17, 2020, and oral argument has been \
                         scheduled for September 15, 2020.";
-        let weights: Vec<(String, f32)> = ["oral", "argument", "scheduled"]
-            .iter()
-            .map(|w| (stem(w), 1.0))
-            .collect();
-        let at = |s: &str| {
-            let i = sentence.find(s).unwrap();
-            i..i + s.len()
-        };
-        let august = proximity(&weights, sentence, &at("August 17, 2020"));
-        let september = proximity(&weights, sentence, &at("September 15, 2020"));
+        let weights = weights_of(&["oral", "argument", "scheduled"]);
+        let august = proximity(&weights, sentence, &range_in(sentence, "August 17, 2020"));
+        let september = proximity(
+            &weights,
+            sentence,
+            &range_in(sentence, "September 15, 2020"),
+        );
         assert!(september > august + 0.2, "{september} vs {august}");
+    }
 
-        // Each enumerated item is a clause; "thirty (30) days" is not an item.
+    /// The Reynolds TSA's insurance clause: the workers compensation limit is item (ii)'s
+    /// $1,000,000, not item (i)'s $5,000,000 that stands nearer the words "workers
+    /// compensation".
+    #[test]
+    fn each_enumerated_item_is_a_clause() {
         let sentence = "Each Party shall maintain (i) general liability insurance with a limit \
                         of at least $5,000,000 per occurrence, (ii) workers compensation \
                         insurance with a limit of at least $1,000,000 per occurrence.";
-        let weights: Vec<(String, f32)> = ["workers", "compensation", "limit", "occurrence"]
-            .iter()
-            .map(|w| (stem(w), 1.0))
-            .collect();
-        let at = |s: &str| {
-            let i = sentence.find(s).unwrap();
-            i..i + s.len()
-        };
-        let general = proximity(&weights, sentence, &at("$5,000,000"));
-        let workers = proximity(&weights, sentence, &at("$1,000,000"));
+        let weights = weights_of(&["workers", "compensation", "limit", "occurrence"]);
+        let general = proximity(&weights, sentence, &range_in(sentence, "$5,000,000"));
+        let workers = proximity(&weights, sentence, &range_in(sentence, "$1,000,000"));
         assert!(workers > general, "{workers} vs {general}");
         assert!(is_enumerator("(ii)") && is_enumerator("(b)"));
         assert!(!is_enumerator("(30)") && !is_enumerator("(ICU)"));

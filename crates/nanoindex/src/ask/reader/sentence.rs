@@ -200,7 +200,8 @@ pub(super) fn span_candidates(
     let asks_recurring = kind == AnswerType::Date
         && ["when does ", "when do "]
             .iter()
-            .any(|lead| lower_part.trim_start().starts_with(lead));
+            .any(|lead| lower_part.trim_start().starts_with(lead))
+        && RECURRING_SUBJECTS.iter().any(|w| lower_part.contains(w));
     // "Who are the parties": the plural, not third or related parties.
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
@@ -349,11 +350,13 @@ pub(super) fn span_candidates(
         }
         let found_all = found.clone();
         for span in found {
-            let mut value = unit.text[span.clone()].trim().to_string();
-            if kind == AnswerType::Reference {
-                // "FAA–2020– 0686": an identifier broken by the line is one word.
-                value = value.replace("– ", "–").replace("- ", "-");
-            }
+            let written = unit.text[span.clone()].trim();
+            // "FAA–2020– 0686": a docket number broken by the line is one word.
+            let value = if kind == AnswerType::Reference && written.starts_with("Docket") {
+                written.replace("– ", "–").replace("- ", "-")
+            } else {
+                written.to_string()
+            };
             let norm = normalise_value(&value);
             // What the question itself names is not its answer.
             // A value the question itself states (a year, "Section 3") is not its answer.
@@ -432,7 +435,7 @@ pub(super) fn span_candidates(
                 + if defines { 0.25 } else { 0.0 }
                 + if per_unit { RATE_FIT } else { 0.0 }
                 + if asks_recurring && years_of(&value).is_empty() {
-                    RATE_FIT
+                    RECURRING_FIT
                 } else {
                     0.0
                 };
@@ -469,7 +472,7 @@ pub(super) fn span_candidates(
                 }
             }
             let mut q = quote(&unit.text, Some(&span));
-            if !q.contains(&value) {
+            if !q.contains(written) {
                 q = unit.text.clone();
             }
             out.push(Candidate::in_sentence(value, unit, q, score, cov));
@@ -505,25 +508,44 @@ pub(super) fn labels_asked_identifier(value: &str, own_terms: &[String]) -> bool
         })
 }
 
-/// Score a figure gains when it is stated per the unit of time a question asks a rate in, and
-/// a date without a year when the question asks when something recurs ("When does …").
+/// Score a figure gains when it is stated per the unit of time a question asks a rate in.
 const RATE_FIT: f32 = 0.1;
+
+/// Score a date without a year (a day that recurs: "the last Saturday of September") gains
+/// when the question asks when something recurs: "When does …" about one of
+/// [`RECURRING_SUBJECTS`].
+const RECURRING_FIT: f32 = 0.1;
+
+/// Words of a "When does …" question that name something that recurs.
+const RECURRING_SUBJECTS: &[&str] = &[
+    "fiscal year",
+    "each ",
+    "every ",
+    "annual",
+    "monthly",
+    "quarterly",
+    "weekly",
+    "year end",
+    "year-end",
+];
+
+/// The adjectives of a rate per unit of time, with their unit.
+const RATE_WORDS: &[(&str, &str)] = &[
+    ("hourly", "hour"),
+    ("daily", "day"),
+    ("weekly", "week"),
+    ("monthly", "month"),
+];
 
 /// The unit of time a question (lowercase) asks a rate in: "hour" for "what hourly labor
 /// rate" or "how much per hour", "day" for "daily" or "per day"; `None` when it asks for no
 /// rate per unit of time.
 pub(super) fn asked_rate_unit(lower: &str) -> Option<&'static str> {
-    const UNITS: &[(&str, &str)] = &[
-        ("hourly", "hour"),
-        ("daily", "day"),
-        ("weekly", "week"),
-        ("monthly", "month"),
-    ];
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .filter(|w| !w.is_empty())
         .collect();
-    UNITS.iter().find_map(|&(adjective, unit)| {
+    RATE_WORDS.iter().find_map(|&(adjective, unit)| {
         let per = words
             .windows(2)
             .any(|w| w[0] == "per" && w[1].trim_end_matches('s') == unit);
@@ -538,14 +560,10 @@ fn rate_word_share(weights: &[(String, f32)], lower: &str, terms: &[String]) -> 
     if total <= 0.0 {
         return 0.0;
     }
-    ["hourly", "daily", "weekly", "monthly"]
+    RATE_WORDS
         .iter()
-        .filter(|a| {
-            lower
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| w == **a)
-        })
-        .map(|a| stem(a))
+        .filter(|(a, _)| lower.split(|c: char| !c.is_alphanumeric()).any(|w| w == *a))
+        .map(|(a, _)| stem(a))
         .filter(|t| !terms.contains(t))
         .filter_map(|t| {
             weights
@@ -569,7 +587,13 @@ pub(super) fn stated_per(after: &str, unit: &str) -> bool {
     rest.and_then(|r| r.split_whitespace().next())
         .is_some_and(|w| {
             let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
-            w.strip_suffix('s').unwrap_or(w).ends_with(unit)
+            let w = w.strip_suffix('s').unwrap_or(w);
+            // "work-hour", "workhour", "man-day": the unit is the word's last part.
+            let last = w.rsplit('-').next().unwrap_or(w);
+            last == unit
+                || ["work", "man", "person"]
+                    .iter()
+                    .any(|p| last == format!("{p}{unit}"))
         })
 }
 
@@ -798,6 +822,14 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
     let verb = clean(raw[at]);
     // A figure listed after another ("an impact of 3.6% and 2.8%", "decreased $5 million and
     // $3 million") is stated as that one is.
+    // Only a figure of the same kind inherits ("12% and 45 new stores" do not).
+    let percent_at = |pos: usize| {
+        text[pos..]
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '(' | '-'))
+            .trim_start()
+            .starts_with(['%', 'p'])
+    };
+    let kind_at = |pos: usize| (text[pos..].starts_with(['$', '€', '£']), percent_at(pos));
     if verb == "and" || verb == "or" {
         let previous = raw
             .iter()
@@ -806,14 +838,16 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
             .find(|w| w.chars().any(|c| c.is_ascii_digit()));
         return previous
             .and_then(|w| text[..start].rfind(w))
-            .is_some_and(|pos| pos < start && stated_as_change(text, pos));
+            .is_some_and(|pos| kind_at(pos) == kind_at(start) && stated_as_change(text, pos));
     }
-    // "an unfavorable impact of 3.6%" on a margin is its change, not its level.
+    // "an unfavorable impact of 3.6%" on a margin is its change, not its level; "a death
+    // benefit of $100,000" is an amount.
     if verb == "of" {
-        return raw.get(at + 1).is_some_and(|before| {
-            ["impact", "effect", "benefit", "headwind", "tailwind"]
-                .contains(&clean(before).as_str())
-        });
+        return percent_at(start)
+            && raw.get(at + 1).is_some_and(|before| {
+                ["impact", "effect", "benefit", "headwind", "tailwind"]
+                    .contains(&clean(before).as_str())
+            });
     }
     if !CHANGE_VERBS.contains(&verb.as_str()) {
         return false;
@@ -853,13 +887,23 @@ fn has_scale_word(value: &str) -> bool {
         })
 }
 
-/// Characters between a span and a quoted defined term that labels it.
+/// Characters between a span and a quoted defined term that labels it, at most (within the
+/// word limits [`LABEL_AFTER_WORDS`] and [`LABEL_BEFORE_WORDS`]).
 pub(super) const DEFINED_TERM_REACH: usize = 80;
 
-/// Whether a quoted term near the span (`February 4, 2020 (the “Commencement Date”)`,
-/// `“Servicing Fee Rate” means 0.75%`) holds a question term: a contract's own label for the
-/// value, the strongest sign that the span is what the question names. A definition that
-/// opens its sentence (`“Applicable Rate” means …`) labels every value of the sentence.
+/// Words between a span and the quoted term after it, from the opening parenthesis on:
+/// "(the “Commencement Date”)", "(each, a “Closing”)".
+const LABEL_AFTER_WORDS: usize = 3;
+
+/// Words between a quoted term and the span after it: "the “Servicing Fee Rate” is 0.75%".
+const LABEL_BEFORE_WORDS: usize = 6;
+
+/// Whether a quoted term that labels the span holds a question term: a contract's own label
+/// for the value, the strongest sign that the span is what the question names. A quoted term
+/// labels the span as its parenthesis right after it (`February 4, 2020 (the “Commencement
+/// Date”)`, not "ten (10) years thereafter, a Party (the “Receiving Party”)") or a few words
+/// before it (`the “Servicing Fee Rate” is 0.75%`); a definition that opens its sentence
+/// (`“Applicable Rate” means …`) labels every value of the sentence.
 pub(super) fn names_defined_term(
     weights: &[(String, f32)],
     sentence: &str,
@@ -885,9 +929,10 @@ pub(super) fn names_defined_term(
         let words = |t: &str| t.split_whitespace().count();
         let label_after = m.start() >= span.end && {
             let between = sentence[span.end..m.start()].trim_start_matches([' ', ',']);
-            between.starts_with('(') && words(between) <= 3
+            between.starts_with('(') && words(between) <= LABEL_AFTER_WORDS
         };
-        let label_before = m.end() <= span.start && words(&sentence[m.end()..span.start]) <= 6;
+        let label_before =
+            m.end() <= span.start && words(&sentence[m.end()..span.start]) <= LABEL_BEFORE_WORDS;
         let overlaps = m.start() < span.end && span.start < m.end();
         let near = defines_sentence
             || ((label_after || label_before || overlaps)
@@ -928,43 +973,75 @@ pub(super) fn definition_candidates(
 /// The capitalised term of a "what is / what are …" question that the document defines in
 /// quotes: "What is the licensed Territory under the agreement?" of `1.104 “Territory”
 /// means the U.S.`. Contracts capitalise the terms they define, and such a question asks
-/// for the definition. Runs of capitalised words after the question's first word are tried
-/// longest first; `None` when the document quotes none of them before "means" (or another
-/// defining verb).
+/// for the definition. The term is the question's whole subject: the capitalised words right
+/// after "what is (the)" and at most one lowercase modifier, followed by nothing or by where
+/// it is defined ("under the Agreement"); "What are the Licensee's obligations?" asks for
+/// something else. `None` when the document does not quote the term before "means" (or
+/// another defining verb).
 pub(super) fn capitalised_defined_term(part: &str, units: &[Unit]) -> Option<String> {
-    let lower = part.trim_start().to_lowercase();
-    if !["what is ", "what are ", "what's ", "what was "]
-        .iter()
-        .any(|lead| lower.starts_with(lead))
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let lead = match words.first().map(|w| w.to_lowercase()).as_deref() {
+        Some("what's") => 1,
+        Some("what")
+            if words
+                .get(1)
+                .is_some_and(|w| ["is", "are", "was"].contains(&w.to_lowercase().as_str())) =>
+        {
+            2
+        }
+        _ => return None,
+    };
+    let mut at = lead;
+    if words
+        .get(at)
+        .is_some_and(|w| ["the", "a", "an"].contains(&w.to_lowercase().as_str()))
+    {
+        at += 1;
+    }
+    // One lowercase modifier at most: "the licensed Territory".
+    if words
+        .get(at)
+        .is_some_and(|w| w.starts_with(|c: char| c.is_lowercase()))
+    {
+        at += 1;
+    }
+    let mut run: Vec<&str> = Vec::new();
+    let mut rest = None;
+    for word in &words[at..] {
+        let bare = word.trim_end_matches(['?', ',', '.', ';', ':']);
+        let capitalised =
+            bare.starts_with(|c: char| c.is_uppercase()) && bare.chars().all(char::is_alphabetic);
+        if capitalised {
+            run.push(bare);
+            if bare.len() < word.len() {
+                // Punctuation ends the term and the question's subject.
+                rest = Some("");
+                break;
+            }
+        } else {
+            rest = Some(word);
+            break;
+        }
+    }
+    // The term is the question's whole subject: nothing follows it but where it is defined
+    // ("under the Agreement", "in the policy"); "the Licensee's obligations" asks for
+    // something else.
+    let follows = rest.unwrap_or("").to_lowercase();
+    if run.is_empty()
+        || !(follows.is_empty() || ["under", "in", "of", "for", "as"].contains(&follows.as_str()))
     {
         return None;
     }
-    let mut runs: Vec<String> = Vec::new();
-    let mut run: Vec<&str> = Vec::new();
-    for word in part.split_whitespace().skip(1) {
-        let word = word
-            .trim_end_matches(['?', ',', '.', ';', ':'])
-            .trim_end_matches("’s")
-            .trim_end_matches("'s");
-        if word.starts_with(|c: char| c.is_uppercase()) && word.chars().all(|c| c.is_alphabetic()) {
-            run.push(word);
-        } else if !run.is_empty() {
-            runs.push(run.join(" "));
-            run.clear();
-        }
-    }
-    if !run.is_empty() {
-        runs.push(run.join(" "));
-    }
-    runs.sort_by_key(|r| std::cmp::Reverse(r.len()));
-    runs.into_iter().find(|term| {
-        let quoted = [format!("“{term}”"), format!("\"{term}\"")];
-        units.iter().any(|u| {
+    let term = run.join(" ");
+    let quoted = [format!("“{term}”"), format!("\"{term}\"")];
+    units
+        .iter()
+        .any(|u| {
             !u.row
                 && quoted.iter().any(|q| u.text.contains(q.as_str()))
-                && spans::definition(&u.text, term).is_some()
+                && spans::definition(&u.text, &term).is_some()
         })
-    })
+        .then_some(term)
 }
 
 /// The term a definition question asks about: a quoted term, else the words after "define",
@@ -1195,6 +1272,7 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(per_day, ["Rs. 5,000"]);
+        assert!(!stated_per(" a Monday", "day") && !stated_per(" per holiday", "day"));
     }
 
     #[test]
@@ -1264,6 +1342,9 @@ mod tests {
         assert!(!stated_as_change(listed, listed.find("68.2%").unwrap()));
         assert!(stated_as_change(listed, listed.find("2.8%").unwrap()));
         assert!(stated_as_change(listed, listed.find("$3").unwrap()));
+        let other = "Revenue increased 12% and 45 new stores opened; a death benefit of $100,000.";
+        assert!(!stated_as_change(other, other.find("45").unwrap()));
+        assert!(!stated_as_change(other, other.find("$100,000").unwrap()));
         // "up" and "down" after a copula or a mark are a change; after a verb they are not.
         for (text, figure) in [
             ("Net sales were $5.2 billion (up $300 million).", "$300"),
