@@ -822,14 +822,14 @@ pub(super) fn stated_as_change(text: &str, start: usize) -> bool {
     let verb = clean(raw[at]);
     // A figure listed after another ("an impact of 3.6% and 2.8%", "decreased $5 million and
     // $3 million") is stated as that one is.
-    // Only a figure of the same kind inherits ("12% and 45 new stores" do not).
-    let percent_at = |pos: usize| {
-        text[pos..]
-            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '(' | '-'))
-            .trim_start()
-            .starts_with(['%', 'p'])
+    // Only a figure of the same kind inherits ("12% and 45 new stores" do not): (currency,
+    // percent) of the figure written at `pos`, as `numbers_in` reads it.
+    let kind_at = |pos: usize| {
+        numbers_in(&text[pos..])
+            .first()
+            .map(|n| (n.currency, n.percent))
     };
-    let kind_at = |pos: usize| (text[pos..].starts_with(['$', '€', '£']), percent_at(pos));
+    let percent_at = |pos: usize| kind_at(pos).is_some_and(|(_, percent)| percent);
     if verb == "and" || verb == "or" {
         let previous = raw
             .iter()
