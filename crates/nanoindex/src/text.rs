@@ -103,12 +103,13 @@ fn is_bullet(c: char) -> bool {
 }
 
 /// Words that end in a period without ending a sentence, lowercase: legal and corporate
-/// abbreviations, "Rs." (Indian rupees, before the amount), "Vol." and the short month names.
+/// abbreviations, "Rs." (Indian rupees, before the amount), "Vol.", "Hon." (a judge's title,
+/// before the name) and the short month names.
 const ABBREVIATIONS: &[&str] = &[
-    "inc", "corp", "co", "ltd", "no", "nos", "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr",
-    "v", "vs", "sec", "secs", "art", "para", "cl", "p", "pp", "ex", "fig", "cf", "al", "approx",
-    "rs", "vol", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-    "dec",
+    "inc", "corp", "co", "ltd", "no", "nos", "mr", "mrs", "ms", "dr", "prof", "hon", "st", "jr",
+    "sr", "v", "vs", "sec", "secs", "art", "para", "cl", "p", "pp", "ex", "fig", "cf", "al",
+    "approx", "rs", "vol", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec",
 ];
 
 /// Whether the last word of `before` (the text before a period) is an abbreviation: one of
@@ -416,7 +417,7 @@ mod tests {
     #[test]
     fn sentences_skip_abbreviations_and_decimals() {
         let text = "Acme Inc. Sold 3.5 tons. Revenue rose 4% in the U.S. Market. Next one?  Yes. \
-                    Room rent up to maximum of Rs. 5,000 per day.";
+                    Room rent up to maximum of Rs. 5,000 per day. Presiding: Hon. Vince Chhabria.";
         let s: Vec<&str> = sentences(text, 0..text.len(), Cuts::Sentences)
             .into_iter()
             .map(|r| &text[r])
@@ -428,7 +429,8 @@ mod tests {
                 "Revenue rose 4% in the U.S. Market.",
                 "Next one?",
                 "Yes.",
-                "Room rent up to maximum of Rs. 5,000 per day."
+                "Room rent up to maximum of Rs. 5,000 per day.",
+                "Presiding: Hon. Vince Chhabria."
             ]
         );
     }

@@ -377,6 +377,103 @@ fn a_quarter_figure_comes_from_the_statement_row_not_from_prose_that_only_shares
     assert_eq!(answer.status, Some(AnswerStatus::Answered));
 }
 
+/// A 10-Q of a company whose fiscal year ends in late January: its second quarter of fiscal
+/// 2024 is the column dated July 30, 2023, and the discussion names the fiscal year.
+fn fiscal_quarter() -> Vec<u8> {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(
+        72.0,
+        100.0,
+        14.0,
+        true,
+        "Management's Discussion and Analysis",
+    );
+    page.text(
+        72.0,
+        125.0,
+        9.0,
+        false,
+        "Revenue for the second quarter of fiscal year 2024 was a record, up 101% from a year ago.",
+    );
+    page.text(
+        72.0,
+        137.0,
+        9.0,
+        false,
+        "A settlement reduced net income per share by $0.02 in the first half of fiscal year 2023.",
+    );
+    let page = pdf.page();
+    page.text(
+        72.0,
+        80.0,
+        14.0,
+        true,
+        "Condensed Consolidated Statements of Income",
+    );
+    page.text(
+        72.0,
+        100.0,
+        9.0,
+        false,
+        "(In millions, except per share data)",
+    );
+    page.text(380.0, 120.0, 8.0, true, "Three Months Ended");
+    page.text(490.0, 120.0, 8.0, true, "Six Months Ended");
+    for (x, t) in [
+        (380.0, "Jul 30, 2023"),
+        (430.0, "Jul 31, 2022"),
+        (490.0, "Jul 30, 2023"),
+        (540.0, "Jul 31, 2022"),
+    ] {
+        page.text(x, 131.0, 8.0, true, t);
+    }
+    // Per-share figures under a group label, as the statement prints them.
+    let rows: [(&str, [&str; 4]); 8] = [
+        ("Revenue", ["13,507", "6,704", "20,699", "14,992"]),
+        ("Net income", ["6,188", "656", "8,231", "2,274"]),
+        ("Net income per share:", [""; 4]),
+        ("Basic", ["2.50", "0.26", "3.34", "0.91"]),
+        ("Diluted", ["2.48", "0.26", "3.30", "0.90"]),
+        (
+            "Weighted average shares used in per share computation:",
+            [""; 4],
+        ),
+        ("Basic", ["2,473", "2,495", "2,472", "2,500"]),
+        ("Diluted", ["2,499", "2,516", "2,495", "2,526"]),
+    ];
+    for (i, (label, cells)) in rows.iter().enumerate() {
+        let y = 150.0 + 12.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in [380.0, 430.0, 490.0, 540.0].iter().zip(cells) {
+            if !c.is_empty() {
+                page.text(*x, y, 9.0, false, c);
+            }
+        }
+    }
+    pdf.to_bytes()
+}
+
+#[test]
+fn a_fiscal_years_quarter_is_read_in_the_column_dated_a_calendar_year_earlier() {
+    let (_dir, doc) = prepare(&fiscal_quarter(), "10q.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What was net income for the second quarter of fiscal 2024?",
+    );
+    assert!(answer.content.contains("$6,188 million"), "{answer:#?}");
+    assert_eq!(answer.citations[0].pages, [2]);
+    let answer = ask_reader(
+        &doc,
+        "What was basic net income per share for the second quarter of fiscal 2024?",
+    );
+    assert!(
+        answer.content.contains("$2.50") && !answer.content.contains("$2.50 million"),
+        "{answer:#?}"
+    );
+    assert_eq!(answer.citations[0].pages, [2]);
+}
+
 /// An annual report in thousands: income statement and cash flow statement, three years.
 fn annual_in_thousands() -> Vec<u8> {
     let mut pdf = PdfBuilder::new();
@@ -846,6 +943,53 @@ fn opinion() -> Vec<u8> {
         "The company did not file a refund claim within the statutory period.",
     ]);
     f.bytes()
+}
+
+/// A supreme court's opinion: the case's history (a lower court's reversal, a prior appeal
+/// this court decided), a sentence that shares the disposition question's words, and the
+/// disposition, in the court's words and as its closing line.
+fn disposed_opinion() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "IN THE SUPREME COURT OF OREGON");
+    f.para(&["Harbor Mills, Inc. v. Department of Revenue, filed June 3, 2022."]);
+    f.heading(12.0, "Background");
+    f.para(&[
+        "The Court of Appeals reversed the order of the Tax Court in a divided decision.",
+        "In the earlier appeal, this Court vacated the decision of the Court of Appeals.",
+        "The Supreme Court reviews the Court of Appeals decision on the tax question de novo.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Conclusion");
+    f.para(&[
+        "The sales tax applies to the transfer of the mill equipment. Accordingly, we reverse",
+        "the decision of the Court of Appeals and remand to the Tax Court.",
+    ]);
+    f.para(&["REVERSED AND REMANDED."]);
+    f.bytes()
+}
+
+#[test]
+fn a_disposition_question_is_answered_by_the_courts_own_disposition() {
+    let (_dir, doc) = prepare(&disposed_opinion(), "opinion.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What did the Supreme Court do with the Court of Appeals decision?",
+    );
+    assert!(
+        answer.content.starts_with("Reversed and remanded — page 2"),
+        "{answer:#?}"
+    );
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    assert_eq!(answer.citations[0].pages, [2]);
+    // A lower court's ruling is told in the history, not in this court's disposition.
+    let answer = ask_reader(
+        &doc,
+        "What did the Court of Appeals do with the order of the Tax Court?",
+    );
+    assert!(
+        !answer.content.contains("Reversed and remanded"),
+        "{answer:#?}"
+    );
 }
 
 #[test]

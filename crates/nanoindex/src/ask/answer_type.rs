@@ -151,6 +151,33 @@ pub fn asks_cause(question: &str) -> bool {
         .any(|w| q.contains(w))
 }
 
+/// Whether `question` asks how a court disposed of a decision, judgment, order, motion or
+/// appeal ("What did the Supreme Court do with the Court of Appeals decision?", "What was
+/// the outcome of the appeal?", "How did the court rule on the motion?"). Such a question
+/// is answered by the court's disposition ("MODIFIED AND AFFIRMED.", "we affirm the
+/// judgment"), not by the sentence that shares most of its words.
+#[must_use]
+pub fn asks_disposition(question: &str) -> bool {
+    let q = question_proper(question).to_lowercase();
+    let names_ruling = [
+        "court", "appeal", "judgment", "decision", "ruling", "order", "motion", "petition",
+    ]
+    .iter()
+    .any(|w| q.contains(w));
+    let asks = [
+        "do with",
+        "dispose of",
+        "disposed of",
+        "disposition",
+        "outcome",
+        "result of the appeal",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
+        || (q.starts_with("how did") && q.contains(" rule"));
+    names_ruling && asks
+}
+
 /// The answer type of `question` (see [`question_proper`]).
 ///
 /// Rules, first match wins: change (a statement metric compared across periods: a change
@@ -232,6 +259,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "follow-up period",
         "follow up period",
         "within how many",
+        "running time",
+        "run time",
+        "execution time",
+        "response time",
+        "latency",
     ]) {
         return AnswerType::Duration;
     }
@@ -290,6 +322,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
             "commencement date",
             "filed on",
             "decided on",
+            "deadline",
         ])
     {
         return AnswerType::Date;
@@ -301,10 +334,9 @@ pub fn classify_wording(question: &str) -> AnswerType {
             AnswerType::Party
         };
     }
-    // "Which justice wrote …" names one person (the plural asks for a list, read as text).
-    if has(&["which justice", "which judge", "what judge"])
-        && !has(&["which justices", "which judges", "what judges"])
-    {
+    // "Which justice wrote …", "Which district judge presided …" name one person (the
+    // plural asks for a list, read as text).
+    if asks_which_person(q) {
         return AnswerType::Person;
     }
     if has(&["which court", "what court"]) {
@@ -441,7 +473,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
     AnswerType::Text
 }
 
-const PERSON_ROLES: [&str; 22] = [
+const PERSON_ROLES: [&str; 23] = [
+    "contact",
     "justice",
     "judge",
     "opinion",
@@ -465,6 +498,34 @@ const PERSON_ROLES: [&str; 22] = [
     "secretary",
     "person",
 ];
+
+/// People a "which …" question may name by their office ("Which district judge …").
+const WHICH_PERSON: &[&str] = &[
+    "justice",
+    "judge",
+    "attorney",
+    "counsel",
+    "officer",
+    "investigator",
+    "director",
+];
+
+/// Whether lowercase `q` asks "which"/"what" of one person by office: one of
+/// [`WHICH_PERSON`] among the three words after "which" or "what" ("which justice", "which
+/// district judge", "what government counsel"), in the singular.
+fn asks_which_person(q: &str) -> bool {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        (*w == "which" || *w == "what")
+            && words[i + 1..]
+                .iter()
+                .take(3)
+                .any(|next| WHICH_PERSON.contains(next))
+    })
+}
 
 /// Whether `phrase` occurs in `text` at word boundaries.
 fn contains_phrase(text: &str, phrase: &str) -> bool {
@@ -525,6 +586,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn disposition_questions_ask_what_a_court_did_with_a_ruling() {
+        for q in [
+            "What did the Supreme Court of North Carolina do with the Court of Appeals decision?",
+            "What was the outcome of the appeal?",
+            "How did the court rule on the motion to dismiss?",
+            "What was the disposition of the case by the court?",
+        ] {
+            assert!(asks_disposition(q), "{q}");
+        }
+        for q in [
+            "What did the company do with the proceeds?",
+            "How did the court define a game of chance?",
+            "Which court's judgment did the Supreme Court affirm?",
+        ] {
+            assert!(!asks_disposition(q), "{q}");
+        }
+    }
+
+    #[test]
     fn questions_get_their_answer_types() {
         for (question, expected) in [
             (
@@ -532,6 +612,22 @@ mod tests {
                 AnswerType::Date,
             ),
             ("When was the opinion filed?", AnswerType::Date),
+            (
+                "What is the current deadline for the answering brief?",
+                AnswerType::Date,
+            ),
+            (
+                "Which district judge presided over the case?",
+                AnswerType::Person,
+            ),
+            (
+                "Who is the FAA contact for further information?",
+                AnswerType::Person,
+            ),
+            (
+                "What is the average running time of a benchmark program?",
+                AnswerType::Duration,
+            ),
             (
                 "If the alternative extension is granted, when would the brief be due?",
                 AnswerType::Date,

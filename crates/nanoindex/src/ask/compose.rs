@@ -105,9 +105,20 @@ impl Session<'_> {
                     // Yes or no from the polarity of a strongly matching sentence against the
                     // question's: a reading, not a span, so the answer is partial and shows its
                     // quote; a weaker match is quoted without a yes or no.
-                    let sentence = if best.coverage >= YES_NO_COVERAGE {
-                        let terms: BTreeSet<String> =
-                            tokenize(&part.question).into_iter().collect();
+                    let terms: BTreeSet<String> = tokenize(&part.question).into_iter().collect();
+                    // A sentence that says what the question asks "any" of ("There are no
+                    // financial incentives for participation") decides it at the reader's
+                    // own threshold.
+                    let focus = reader::any_focus(&part.question);
+                    let said = reader::stems(&best.quote);
+                    let needed = if !focus.is_empty() && focus.iter().all(|t| said.contains(t)) {
+                        reader::MIN_COVERAGE
+                    } else {
+                        YES_NO_COVERAGE
+                    };
+                    let sentence = if best.coverage >= needed
+                        && !requests_terms(&best.quote, &part.question, &terms)
+                    {
                         let yes = negates_terms(&best.quote, &terms)
                             == negates_terms(&part.question, &terms);
                         format!(
@@ -125,6 +136,18 @@ impl Session<'_> {
                     sentences.push(sentence);
                     cited.extend(best.cite.iter().cloned());
                     quoted += 1;
+                }
+                // A court's disposition read from its own words ("MODIFIED AND AFFIRMED."):
+                // stated, with the line that states it.
+                AnswerType::Text
+                    if answer_type::asks_disposition(&part.question)
+                        && best.value != best.quote =>
+                {
+                    sentences.push(format!(
+                        "{} — page {} says: \"{}\"",
+                        best.value, best.page_no, best.quote
+                    ));
+                    cited.extend(best.cite.iter().cloned());
                 }
                 AnswerType::Text => {
                     // A cause is quoted from the sentence that gives it: a draft's paraphrase
@@ -239,9 +262,12 @@ impl Session<'_> {
     /// figure), and no answer improved.
     pub(super) fn draft_can_change(&self, parts: &[PartReading]) -> bool {
         self.draft_may_compute(parts)
-            || parts
-                .iter()
-                .any(|part| part.kind == AnswerType::Text && part.answer().is_some())
+            || parts.iter().any(|part| {
+                part.kind == AnswerType::Text
+                    && part.answer().is_some_and(|best| {
+                        !(answer_type::asks_disposition(&part.question) && best.value != best.quote)
+                    })
+            })
     }
 
     /// A change question ("how much did … grow") whose change the reader did not compute
@@ -418,19 +444,7 @@ const NEGATION_REACH: usize = 4;
 /// consent" says assigning without consent is not allowed, against the question "Can a party
 /// assign … without consent?", which negates once.
 pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
-    // The clause that holds most of the terms speaks for the sentence: "does not pre-empt
-    // the statutes, and no statutes were invalidated" negates pre-empting once.
-    let term_count = |clause: &str| {
-        tokenize(clause)
-            .iter()
-            .filter(|t| terms.contains(*t))
-            .count()
-    };
-    let clause = text
-        .split([';', '.'])
-        .flat_map(|c| c.split(", and ").flat_map(|c| c.split(", but ")))
-        .max_by_key(|c| term_count(c))
-        .unwrap_or(text);
+    let clause = clause_of(text, terms);
     let words = negation_words(clause);
     let negations = words
         .iter()
@@ -444,6 +458,56 @@ pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
         })
         .count();
     negations % 2 == 1
+}
+
+/// The clause of `text` that holds most of `terms` (clauses end at `;`, `.`, ", and",
+/// ", but"): it speaks for the sentence — "does not pre-empt the statutes, and no statutes
+/// were invalidated" negates pre-empting once.
+fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
+    let term_count = |clause: &str| {
+        tokenize(clause)
+            .iter()
+            .filter(|t| terms.contains(*t))
+            .count()
+    };
+    text.split([';', '.'])
+        .flat_map(|c| c.split(", and ").flat_map(|c| c.split(", but ")))
+        .max_by_key(|c| term_count(c))
+        .unwrap_or(text)
+}
+
+/// Words that ask for or propose what follows instead of stating it: a motion's "the court
+/// should grant …", "Appellees request a 30-day extension".
+const REQUEST_WORDS: &[&str] = &[
+    "should", "would", "could", "might", "request", "requests", "asks", "urges", "moves",
+];
+
+/// Words a request word may stand before one of the question's terms.
+const REQUEST_REACH: usize = 2;
+
+/// Whether `text` only asks for or proposes what it says about `terms` while `question`
+/// asks whether it happened ("Did the court grant the motion?"): in the clause holding most
+/// of the terms ([`clause_of`]), a request word ([`REQUEST_WORDS`]) stands within
+/// [`REQUEST_REACH`] words before one of them. A motion's "the court should grant Appellees
+/// a 30-day briefing extension" says nothing of whether the court granted it, so it gives
+/// no yes or no.
+pub(super) fn requests_terms(text: &str, question: &str, terms: &BTreeSet<String>) -> bool {
+    let first = question
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    if !["did", "was", "were", "has", "have", "had"].contains(&first.as_str()) {
+        return false;
+    }
+    let words = negation_words(clause_of(text, terms));
+    words.iter().enumerate().any(|(i, (w, _))| {
+        REQUEST_WORDS.contains(&w.as_str())
+            && words[i + 1..]
+                .iter()
+                .take(REQUEST_REACH)
+                .any(|(next, _)| tokenize(next).iter().any(|t| terms.contains(t)))
+    })
 }
 
 /// Words that reverse a statement.
@@ -567,6 +631,28 @@ mod tests {
         // Another clause's negation does not cancel it.
         assert!(negates_terms(
             "The Compact does not pre-empt the statutes, and no statutes were invalidated.",
+            &terms
+        ));
+    }
+
+    #[test]
+    fn a_request_says_nothing_of_whether_what_it_asks_for_happened() {
+        let question = "Did the Ninth Circuit grant the appellees' motion to stay briefing?";
+        let terms: BTreeSet<String> = tokenize(question).into_iter().collect();
+        let motion = "In the alternative, the court should grant Appellees a 30-day briefing \
+                      extension.";
+        assert!(requests_terms(motion, question, &terms));
+        assert!(!requests_terms(
+            "On July 8, 2020, this Court granted the motion to stay briefing.",
+            question,
+            &terms
+        ));
+        // A question of what may or must be done is answered by what the text says should be.
+        let question = "Should the Servicer notify the Issuer of a termination event?";
+        let terms: BTreeSet<String> = tokenize(question).into_iter().collect();
+        assert!(!requests_terms(
+            "The Servicer should notify the Issuer of any termination event.",
+            question,
             &terms
         ));
     }

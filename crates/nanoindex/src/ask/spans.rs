@@ -50,7 +50,7 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour)s?(?:\b|\d{{1,2}}\b)"
+        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?(?:[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour|second|millisecond|microsecond)s?(?:\b|\d{{1,2}}\b)|\s?(?:ms|msec|secs?|hrs?|mins?)\b)"
     ))
 });
 
@@ -115,18 +115,26 @@ pub fn is_signature_line(line: &str) -> bool {
 static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     vec![
         compile(
-            r"\b(?:Chief\s+Justice|Justice|Judge|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+[A-Z][A-Za-z.'’-]+){0,2}",
+            r"\b(?:Chief\s+Justice|Justice|Judge|Hon\.|Honorable|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z][A-Za-z.'’-]*)){0,2}",
         ),
         compile(r"\b(?:CHIEF\s+JUSTICE|JUSTICE|JUDGE)\s+[A-Z][A-Z'’-]+"),
         // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
         compile(&format!(r"\b{BYLINE}")),
         compile(
-            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit)",
+            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit|Manager|Counsel|Attorney|Partner|Officer|Deputy|Head)",
         ),
         compile(r"(?:Name|By|Signed):\s*/?s?/?\s*([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+)"),
         // A paper's author list: names with affiliation marks ("Andreas Gal∗+, Brendan Eich∗").
         compile(r"\b([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?)[∗*†‡#$+]+"),
     ]
+});
+
+/// A name set off by commas after the role it holds ("counsel for the government, Sergio
+/// Sarkany, informed …"); group 1 is the name.
+static APPOSITIVE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"\b(?:counsel|attorney|contact|officer|manager|director|investigator|spokesperson)\b[^,.;:]{0,40},\s+([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?),",
+    )
 });
 
 const PLACES: &[&str] = &[
@@ -314,7 +322,15 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
             add(&ORGANISATION);
             add(&CIRCUIT_COURT);
         }
-        AnswerType::Person => PERSON.iter().for_each(&mut add),
+        AnswerType::Person => {
+            PERSON.iter().for_each(&mut add);
+            // A name set off after its role: "counsel for the government, Sergio Sarkany,".
+            for c in APPOSITIVE.captures_iter(sentence) {
+                if let Some(name) = c.get(1) {
+                    found.push(name.range());
+                }
+            }
+        }
         AnswerType::Reference => REFERENCE.iter().for_each(&mut add),
         AnswerType::Place => {
             // As written, and in capitals ("THE LAWS OF THE STATE OF NEW YORK").
@@ -706,6 +722,14 @@ mod tests {
             ),
             ["between 45 and 60 minutes", "3-6 months", "2 to 4 weeks"]
         );
+        // Seconds and their abbreviations, with or without a space.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "26 short-running (less than 250ms, average 26ms) programs; a timeout of 30 seconds"
+            ),
+            ["250ms", "26ms", "30 seconds"]
+        );
         // Decimals stay whole; a provision's number or a date is no start of a range.
         assert_eq!(
             spans(
@@ -792,6 +816,27 @@ mod tests {
             ["JUSTICE SOTOMAYOR"]
         );
         assert_eq!(spans(AnswerType::Person, "Name: Jane Roe"), ["Jane Roe"]);
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "On August 4, 2020, counsel for the government, Sergio Sarkany, informed Appellees"
+            ),
+            ["Sergio Sarkany"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "FOR FURTHER INFORMATION CONTACT: Ian Won, Manager, Seattle ACO Branch"
+            ),
+            ["Ian Won"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "No. 3:20-cv-02731 Hon. Vince Chhabria MOTION TO STAY PROCEEDINGS"
+            ),
+            ["Hon. Vince Chhabria"]
+        );
         assert_eq!(
             spans(
                 AnswerType::Person,

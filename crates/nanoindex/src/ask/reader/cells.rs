@@ -148,8 +148,90 @@ pub fn format_figure(written: &str, dollars: bool, scale: Option<&str>, percent:
     out
 }
 
+/// The question's years as the columns of the statements read date them, when a fiscal
+/// year is dated a calendar year earlier; `None` when the years are read as asked.
+///
+/// A company whose fiscal year ends early in the next calendar year (NVIDIA's fiscal 2024
+/// ends on 28 January 2024) dates the columns of that year's quarters in the year before its
+/// label: "the second quarter of fiscal year 2024" is the column "Three Months Ended Jul 30,
+/// 2023". So a fiscal year Y the question names ("fiscal 2024", "FY2024") is read as Y − 1
+/// when the comparative tables read (rows with columns of two or more years; a schedule of
+/// future payments by fiscal year has one) have no column dated Y and one dated Y − 1, and
+/// the text read reports on a quarter, half or months "of fiscal (year) Y" — a period of
+/// fiscal Y that has ended, as a 10-Q's discussion of its own quarter does. A sentence that
+/// looks ahead ("we expect … in the first quarter of fiscal 2024") does not count.
+pub(super) fn fiscal_column_years(
+    index: &RetrievalIndex,
+    units: &[Unit],
+    query: &QueryAnalysis,
+) -> Option<Vec<u32>> {
+    let question = query.question.to_lowercase();
+    let fiscal = question.contains("fiscal")
+        || question.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            w.len() > 2 && w.starts_with("fy") && w[2..].bytes().all(|b| b.is_ascii_digit())
+        });
+    if !fiscal || query.years.is_empty() {
+        return None;
+    }
+    let dated: HashSet<u32> = units
+        .iter()
+        .filter(|u| u.row)
+        .map(|u| index.column_years(u.first))
+        .filter(|years| years.len() >= 2)
+        .flatten()
+        .collect();
+    const AHEAD: &[&str] = &[
+        "expect",
+        "will ",
+        "anticipate",
+        "plan",
+        "outlook",
+        "guidance",
+    ];
+    let reported: Vec<String> = units
+        .iter()
+        .filter(|u| !u.row)
+        .map(|u| u.text.to_lowercase())
+        .filter(|t| !AHEAD.iter().any(|w| t.contains(w)))
+        .collect();
+    // "the second quarter and first half of fiscal year 2024": a period word close before.
+    let reports_ended_period = |year: u32| {
+        reported.iter().any(|t| {
+            [
+                format!("of fiscal year {year}"),
+                format!("of fiscal {year}"),
+            ]
+            .iter()
+            .any(|phrase| {
+                t.match_indices(phrase.as_str()).any(|(at, _)| {
+                    let before = &t[t.floor_char_boundary(at.saturating_sub(40))..at];
+                    ["quarter", "half", "months"]
+                        .iter()
+                        .any(|w| before.contains(w))
+                })
+            })
+        })
+    };
+    let mut shifted = false;
+    let years = query
+        .years
+        .iter()
+        .map(|&year| {
+            let earlier = year.saturating_sub(1);
+            if !dated.contains(&year) && dated.contains(&earlier) && reports_ended_period(year) {
+                shifted = true;
+                earlier
+            } else {
+                year
+            }
+        })
+        .collect();
+    shifted.then_some(years)
+}
+
 /// Table cells: rows whose label matches the question, in the column of the question's
-/// first year (else the first column).
+/// first year (else the first column). A fiscal year the columns date a calendar year
+/// earlier is mapped by the caller ([`fiscal_column_years`]).
 pub(in crate::ask) fn cell_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
@@ -306,8 +388,15 @@ pub(in crate::ask) fn cell_candidates(
             continue;
         }
         let percent = percent_cell;
-        let per_share = label.to_lowercase().contains("per share")
-            || label.to_lowercase().contains("per diluted");
+        // "Basic" and "Diluted" under "Net income per share:" are per-share figures too.
+        let lower_label = label.to_lowercase();
+        let per_share = lower_label.contains("per share")
+            || lower_label.contains("per diluted")
+            || (["basic", "diluted"]
+                .iter()
+                .any(|w| lower_label.starts_with(w))
+                && (unit.context.iter().any(|t| t == "share")
+                    || query.question.to_lowercase().contains("per share")));
         let scale = if percent || per_share {
             None
         } else {

@@ -266,7 +266,13 @@ fn implied_terms(sentence: &str) -> Vec<String> {
         )
         .expect("pattern")
     });
+    // A caption's "Hon. Vince Chhabria" names the judge who presides.
+    static HONORABLE: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"\bHon(?:\.|orable)\s+[A-Z]").expect("pattern"));
     let mut out: Vec<&str> = Vec::new();
+    if HONORABLE.is_match(sentence) {
+        out.extend(["judg", "presid"]);
+    }
     if COVER_PERIOD.is_match(sentence.trim()) {
         out.extend(["cover", "fiscal", "period", "report"]);
     }
@@ -376,6 +382,66 @@ fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
     stems(input.index.naming_text()).into_iter().collect()
 }
 
+/// Score factor of a yes/no candidate that lacks what the question asks "any" of.
+const ANY_FOCUS_FACTOR: f32 = 0.8;
+
+/// Words that end the noun phrase after "any" ("any financial incentive *for* taking part").
+const PHRASE_ENDS: &[&str] = &[
+    "for", "to", "of", "in", "on", "under", "with", "from", "by", "that", "which", "if", "when",
+    "is", "are", "be", "at", "after", "before", "during", "without",
+];
+
+/// The stems of the noun phrase a yes/no question asks "any" of ("Are participants offered
+/// any *financial incentive* for taking part?"): at most three words after "any", up to a
+/// preposition or verb ([`PHRASE_ENDS`]). That is what the question turns on, so a sentence
+/// without it ("numbers of participants … taking part will be recorded") answers it less
+/// than one that says it ("There are no financial incentives for participation"). Empty
+/// when the question says no "any".
+pub(in crate::ask) fn any_focus(question: &str) -> Vec<String> {
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(at) = words.iter().position(|w| *w == "any") else {
+        return Vec::new();
+    };
+    let phrase: Vec<&str> = words[at + 1..]
+        .iter()
+        .take_while(|w| !PHRASE_ENDS.contains(w))
+        .take(3)
+        .copied()
+        .collect();
+    stems(&phrase.join(" "))
+}
+
+/// Whether the court a disposition question asks about ("What did *the Supreme Court of
+/// North Carolina* do with …") is the document's own: every word of its name but "the",
+/// "court" and "of" names the document ([`naming_terms`]: "IN THE SUPREME COURT OF NORTH
+/// CAROLINA"). A question naming no court ("What was the outcome of the appeal?") asks about
+/// the document's. A lower court's ruling ("What did the Court of Appeals do with the
+/// order?") is told in the opinion's history, not in its disposition.
+fn asks_document_court(question: &str, naming: &HashSet<String>) -> bool {
+    let lower = question.to_lowercase();
+    let Some(at) = lower.find("did the ") else {
+        return true;
+    };
+    let rest = &lower[at + "did the ".len()..];
+    let end = [" do ", " do?", " rule", " dispose", " decide"]
+        .iter()
+        .filter_map(|w| rest.find(w))
+        .min()
+        .unwrap_or(rest.len());
+    let court = &rest[..end];
+    if !court.contains("court") {
+        return true;
+    }
+    stems(court)
+        .iter()
+        .filter(|t| !["the", "court", "of"].contains(&t.as_str()))
+        .all(|t| naming.contains(t))
+}
+
 fn read_part(
     input: &ReaderInput<'_>,
     units: &[Unit],
@@ -384,11 +450,19 @@ fn read_part(
     naming: &HashSet<String>,
 ) -> PartReading {
     let weights = term_weights(input.index, query, naming);
+    // The statements' columns are read with the question's fiscal years as they date them;
+    // sentences keep the years as written ("the second quarter of fiscal year 2024").
+    let fiscal = fiscal_column_years(input.index, units, query).map(|years| QueryAnalysis {
+        years,
+        ..query.clone()
+    });
+    let tables = fiscal.as_ref().unwrap_or(query);
     let mut kind = answer_type::classify(part);
+    let asks_change = kind == AnswerType::Change;
     let mut candidates = Vec::new();
     if kind == AnswerType::Change {
-        if let Some(asked) = compare::asked(part, &query.years) {
-            candidates = compare::candidates(input, units, query, &weights, part, asked);
+        if let Some(asked) = compare::asked(part, &tables.years) {
+            candidates = compare::candidates(input, units, tables, &weights, part, asked);
         }
         if candidates.is_empty() {
             // No metric read for two periods: the question is read as it is worded.
@@ -397,7 +471,7 @@ fn read_part(
     }
     if kind == AnswerType::Choice {
         if let Some(asked) = choice::asked(part) {
-            candidates = choice::candidates(input, units, query, naming, &asked);
+            candidates = choice::candidates(input, units, tables, naming, &asked);
         }
         if candidates.is_empty() {
             // An option without a row: the question is read as it is worded.
@@ -410,9 +484,9 @@ fn read_part(
     candidates.extend(match kind {
         AnswerType::Change | AnswerType::Choice => Vec::new(),
         AnswerType::Ratio => {
-            let mut c: Vec<Candidate> = ratio_candidates(input, query, part)
+            let mut c: Vec<Candidate> = ratio_candidates(input, tables, part)
                 .into_iter()
-                .chain(cell_candidates(input, units, query, &weights, kind))
+                .chain(cell_candidates(input, units, tables, &weights, kind))
                 .collect();
             // A margin the document states ("Our overall gross margin increased to 70.1%")
             // answers when neither its inputs nor its own row were read for the asked period.
@@ -432,8 +506,14 @@ fn read_part(
             }
             c
         }
+        // A growth rate the statements could not compute ("By what percentage did Data
+        // Center revenue grow?") is stated in a sentence; a percentage cell of a period is a
+        // level ("Revenue 100.0 %" of a common-size table), not a change.
+        AnswerType::Percentage if asks_change => {
+            span_candidates(input, units, part, query, &weights, naming, kind)
+        }
         AnswerType::Amount | AnswerType::Percentage if !query.years.is_empty() => {
-            let mut c = cell_candidates(input, units, query, &weights, kind);
+            let mut c = cell_candidates(input, units, tables, &weights, kind);
             c.extend(span_candidates(
                 input, units, part, query, &weights, naming, kind,
             ));
@@ -442,7 +522,7 @@ fn read_part(
         AnswerType::Amount | AnswerType::Percentage | AnswerType::Count => {
             let mut c = span_candidates(input, units, part, query, &weights, naming, kind);
             if kind != AnswerType::Count {
-                c.extend(cell_candidates(input, units, query, &weights, kind));
+                c.extend(cell_candidates(input, units, tables, &weights, kind));
             }
             c
         }
@@ -453,6 +533,15 @@ fn read_part(
         // "What is the Field under the agreement?": the document's definition of its term.
         AnswerType::Text if defined.is_some() => {
             definition_candidates(input, units, defined.as_deref(), &weights)
+        }
+        // "What did the Supreme Court do with the Court of Appeals decision?": the court's own
+        // disposition, when the court asked about is the one whose document this is.
+        AnswerType::Text
+            if answer_type::asks_disposition(part) && asks_document_court(part, naming) =>
+        {
+            let mut c = disposition_candidates(input, units, &weights);
+            c.extend(sentence_candidates(input, units, &weights));
+            c
         }
         AnswerType::Text if answer_type::asks_cause(part) => {
             let mut c = cause_candidates(input, units, &weights);
@@ -465,6 +554,15 @@ fn read_part(
     for c in &mut candidates {
         if (input.addressed_to_model)(&c.quote) {
             c.score *= INSTRUCTION_FACTOR;
+        }
+    }
+    if kind == AnswerType::YesNo {
+        let focus = any_focus(part);
+        for c in &mut candidates {
+            let quoted: HashSet<String> = stems(&c.quote).into_iter().collect();
+            if !focus.iter().all(|t| quoted.contains(t)) {
+                c.score *= ANY_FOCUS_FACTOR;
+            }
         }
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
@@ -744,7 +842,16 @@ fn proximity(weights: &[(String, f32)], sentence: &str, span: &std::ops::Range<u
             .iter()
             .enumerate()
             .filter(|(_, (_, ts, _))| ts.contains(term))
-            .map(|(i, (_, _, c))| i.abs_diff(span_word) + CLAUSE_WORDS * c.abs_diff(span_clause))
+            // The word just before the value qualifies it ("average 26ms", "maximum $5
+            // million"): nearer than the word just after.
+            .map(|(i, (_, _, c))| {
+                let d = if i + 1 == span_word {
+                    0
+                } else {
+                    i.abs_diff(span_word)
+                };
+                d + CLAUSE_WORDS * c.abs_diff(span_clause)
+            })
             .min();
         if let Some(d) = nearest {
             got += w / (1.0 + d as f32 / 4.0);
@@ -838,6 +945,29 @@ mod tests {
     fn range_in(sentence: &str, part: &str) -> std::ops::Range<usize> {
         let i = sentence.find(part).unwrap();
         i..i + part.len()
+    }
+
+    #[test]
+    fn a_yes_no_question_turns_on_what_it_asks_any_of() {
+        assert_eq!(
+            any_focus("Are participants offered any financial incentive for taking part?"),
+            stems("financial incentive")
+        );
+        assert_eq!(
+            any_focus("Is there any limit on room rent?"),
+            stems("limit")
+        );
+        assert!(any_focus("Did the court grant the motion?").is_empty());
+    }
+
+    #[test]
+    fn the_word_just_before_a_value_qualifies_it() {
+        let sentence = "SunSpider consists of 26 short-running (less than 250ms, average 26ms) \
+                        JavaScript programs.";
+        let weights = weights_of(&["average"]);
+        let average = proximity(&weights, sentence, &range_in(sentence, "26ms"));
+        let limit = proximity(&weights, sentence, &range_in(sentence, "250ms"));
+        assert!(average > limit, "{average} vs {limit}");
     }
 
     #[test]
@@ -1074,6 +1204,10 @@ mod tests {
             "wrote"
         );
         assert!(implied_terms("The Justice Department filed a brief.").is_empty());
+        assert_eq!(
+            implied_terms("No. 3:20-cv-02731 Hon. Vince Chhabria"),
+            [stem("judge"), stem("presided")]
+        );
         let cover = "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE \
                      ACT OF 1934 For the quarterly period ended July 30, 2023 OR";
         assert!(implied_terms(cover).contains(&"cover".to_string()));

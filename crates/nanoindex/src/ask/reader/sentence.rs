@@ -206,8 +206,13 @@ pub(super) fn span_candidates(
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
         && crate::ask::session::asks_for_parties(part);
-    let needs_law =
-        kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
+    // "Under the laws of which state is the Servicer organized?" asks where it is organised,
+    // not which law governs.
+    let needs_law = kind == AnswerType::Place
+        && (lower_part.contains("law") || lower_part.contains("govern"))
+        && !["organi", "incorporat", "formed", "existing"]
+            .iter()
+            .any(|w| lower_part.contains(w));
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
@@ -1203,9 +1208,192 @@ pub(super) fn cause_candidates(
     out
 }
 
+/// The verbs of a court's disposition of a decision, motion or appeal: the base form a court
+/// states its own ruling in ("we affirm") and the participle of its disposition line
+/// ("REVERSED.", "the judgment is affirmed").
+const DISPOSITIONS: &[(&str, &str)] = &[
+    ("affirm", "affirmed"),
+    ("reverse", "reversed"),
+    ("vacate", "vacated"),
+    ("remand", "remanded"),
+    ("modify", "modified"),
+    ("dismiss", "dismissed"),
+    ("grant", "granted"),
+    ("deny", "denied"),
+];
+
+/// Words a court puts between "we" and its ruling ("Accordingly, we modify and affirm …").
+const RULING_ADVERBS: &[&str] = &["accordingly", "therefore", "hereby", "now", "thus", "also"];
+
+/// What a disposition's "is …" disposes of ("The judgment of the Court of Appeals is
+/// affirmed").
+const DISPOSED: &[&str] = &[
+    "judgment", "decision", "opinion", "order", "appeal", "petition", "motion", "ruling",
+];
+
+/// How strongly a disposition reads as the court's own: a line of nothing but the
+/// disposition ("MODIFIED AND AFFIRMED."), the court's "we" ("we modify and affirm the
+/// decision"), a passive ruling on a judgment or motion ("The judgment … is affirmed").
+const DISPOSITION_LINE: f32 = 1.0;
+const DISPOSITION_WE: f32 = 0.9;
+const DISPOSITION_PASSIVE: f32 = 0.8;
+
+/// The court's own disposition stated in `sentence`, as its participles ("Modified and
+/// affirmed", "Affirmed in part, reversed in part, and remanded"), with its strength
+/// ([`DISPOSITION_LINE`], [`DISPOSITION_WE`], [`DISPOSITION_PASSIVE`]); `None` for a sentence
+/// that states none or tells of a past ruling ("this Court reversed the decision").
+pub(super) fn disposition_in(sentence: &str) -> Option<(String, f32)> {
+    let participle = |w: &str| DISPOSITIONS.iter().find(|(_, p)| *p == w).map(|(_, p)| *p);
+    let base = |w: &str| DISPOSITIONS.iter().find(|(b, _)| *b == w).map(|(_, p)| *p);
+    let words: Vec<&str> = sentence
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    // A line of nothing but the disposition, in capitals.
+    let line_word = |w: &str| participle(w).is_some() || ["and", "in", "part"].contains(&w);
+    if !words.is_empty()
+        && words.iter().all(|w| *w == w.to_uppercase())
+        && lower.iter().all(|w| line_word(w))
+        && lower.iter().any(|w| participle(w).is_some())
+    {
+        let text = sentence.trim().trim_end_matches('.').to_lowercase();
+        let mut chars = text.chars();
+        let value = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        return Some((value, DISPOSITION_LINE));
+    }
+    // The participles of the verbs from `at` on, joined by "and" ("modify and affirm").
+    let run = |at: usize, form: &dyn Fn(&str) -> Option<&'static str>| -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let mut i = at;
+        while let Some(p) = lower.get(i).and_then(|w| form(w)) {
+            out.push(p);
+            if lower.get(i + 1).is_some_and(|w| w == "and") {
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        out
+    };
+    let joined = |ps: Vec<&str>| -> String {
+        let text = match ps.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_string(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        };
+        let mut chars = text.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    };
+    for (i, w) in lower.iter().enumerate() {
+        if w == "we" {
+            let mut j = i + 1;
+            while lower
+                .get(j)
+                .is_some_and(|w| RULING_ADVERBS.contains(&w.as_str()))
+            {
+                j += 1;
+            }
+            let ps = run(j, &base);
+            if !ps.is_empty() {
+                return Some((joined(ps), DISPOSITION_WE));
+            }
+        }
+        if (w == "is" || w == "are") && lower[..i].iter().any(|w| DISPOSED.contains(&w.as_str())) {
+            let j = i + 1 + usize::from(lower.get(i + 1).is_some_and(|w| w == "hereby"));
+            let ps = run(j, &participle);
+            if !ps.is_empty() {
+                return Some((joined(ps), DISPOSITION_PASSIVE));
+            }
+        }
+    }
+    None
+}
+
+/// Sentences that state the court's own disposition ([`disposition_in`]), valued as the
+/// disposition and quoted whole; scored above any sentence that only shares the question's
+/// words, strongest form first, for that is what a disposition question asks. Their coverage
+/// is at least [`MIN_COVERAGE`]: the disposition answers the question's asking words
+/// ("do with", "outcome"), which the sentence need not repeat.
+pub(super) fn disposition_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for u in units.iter().filter(|u| !u.row) {
+        let Some((value, strength)) = disposition_in(&u.text) else {
+            continue;
+        };
+        let cov = unit_coverage(weights, u).max(MIN_COVERAGE);
+        let score = COMPUTED_SCORE - 0.2 * (1.0 - strength) + 0.05 * page_rank(input, u.page_no);
+        out.push(Candidate::in_sentence(
+            value,
+            u,
+            quote(&u.text, None),
+            score,
+            cov,
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_disposition_is_the_courts_own_ruling_not_a_ruling_it_recounts() {
+        for (sentence, value, strength) in [
+            (
+                "MODIFIED AND AFFIRMED.",
+                "Modified and affirmed",
+                DISPOSITION_LINE,
+            ),
+            (
+                "AFFIRMED IN PART, REVERSED IN PART, AND REMANDED.",
+                "Affirmed in part, reversed in part, and remanded",
+                DISPOSITION_LINE,
+            ),
+            (
+                "Accordingly, we modify and affirm the opinion of the Court of Appeals.",
+                "Modified and affirmed",
+                DISPOSITION_WE,
+            ),
+            (
+                "The judgment of the Court of Appeals is reversed.",
+                "Reversed",
+                DISPOSITION_PASSIVE,
+            ),
+            (
+                "The motion is hereby granted.",
+                "Granted",
+                DISPOSITION_PASSIVE,
+            ),
+        ] {
+            assert_eq!(
+                disposition_in(sentence),
+                Some((value.to_string(), strength)),
+                "{sentence}"
+            );
+        }
+        for sentence in [
+            "On appeal, this Court reversed the decision of the Court of Appeals.",
+            "We conclude that chance predominates over skill.",
+            "The Court of Appeals affirmed the order.",
+            "AFFIRMATIVE DEFENSES",
+            "It is affirmed that the parties agree.",
+        ] {
+            assert_eq!(disposition_in(sentence), None, "{sentence}");
+        }
+    }
 
     fn figures(text: &str) -> Vec<std::ops::Range<usize>> {
         spans::find(AnswerType::Amount, text, None)
