@@ -1152,6 +1152,57 @@ fn a_choice_among_named_line_items_is_made_from_their_cited_rows() {
     assert!(answer.content.contains("−$4,297 million"), "{answer:#?}");
 }
 
+/// A protocol's cover page: field labels over their values, some names without any
+/// company suffix.
+fn protocol_fields() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(
+        16.0,
+        "Patient Experience of Day-Case Surgery: Qualitative Interviews",
+    );
+    f.para(&["Chief Investigator:"]);
+    f.para(&["• Mr John Carter - Consultant Surgeon, Harbor Valley NHS Foundation Trust."]);
+    f.para(&["Sponsor:"]);
+    f.para(&["• Harbor Valley NHS Foundation Trust"]);
+    f.para(&["Funder:"]);
+    f.para(&["• Getting Care Right Together (GCRT)"]);
+    f.para(&["Independent Scientific review:"]);
+    f.para(&["Dr Bethany Moss, Research Fellow & Qualitative Advisor"]);
+    f.new_page();
+    f.heading(12.0, "Study Summary");
+    f.para(&["Number of Study Sites 6+"]);
+    f.para(&["Analysis and write up will take place from May 2024 – October 2024."]);
+    f.bytes()
+}
+
+#[test]
+fn a_field_label_names_its_value_and_its_agent_noun_answers_its_verb() {
+    let (_dir, doc) = prepare(&protocol_fields(), "protocol.pdf");
+    for (question, expected, page) in [
+        (
+            "Who funds the study?",
+            "Getting Care Right Together (GCRT)",
+            1,
+        ),
+        (
+            "Who carried out the independent scientific review?",
+            "Dr Bethany Moss",
+            1,
+        ),
+        ("How many study sites does the protocol plan?", "6+", 2),
+        (
+            "When will analysis and write-up take place?",
+            "May 2024 – October 2024",
+            2,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(answer.content.contains(expected), "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}
+
 #[test]
 fn a_defined_term_the_question_names_is_read_from_its_definition() {
     let mut f = Flow::new();

@@ -35,6 +35,10 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 2021-03-01, 03/01/2021, 01.03.2021
         compile(r"\b\d{4}-\d{2}-\d{2}\b"),
         compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b"),
+        // A span of months: "April 2023 – October 2024", "May 2024 to October 2024"
+        compile(&format!(
+            r"\b{MONTH}\.?,?\s+\d{{4}}\s*(?:[-–—]|to)\s*{MONTH}\.?,?\s+\d{{4}}\b"
+        )),
         // March 2021
         compile(&format!(r"\b{MONTH}\.?,?\s+\d{{4}}\b")),
         // A day named by its place in a month: "the last Saturday of September"
@@ -321,6 +325,9 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         AnswerType::Party => {
             add(&ORGANISATION);
             add(&CIRCUIT_COURT);
+            // "Who carried out the review?" may be answered by a person with a title ("Dr
+            // Bethany Treadgold").
+            add(&PERSON[0]);
         }
         AnswerType::Person => {
             PERSON.iter().for_each(&mut add);
@@ -384,7 +391,9 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
                 if noun_follows && !is_year_word(m.as_str()) {
-                    found.push(m.range());
+                    // "6+" (six or more) keeps its plus.
+                    let plus = usize::from(sentence[m.end()..].starts_with('+'));
+                    found.push(m.start()..m.end() + plus);
                 }
             }
         }
@@ -476,17 +485,20 @@ fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
             break;
         }
     }
-    // Before the number only as a field label: "Number of participants 15", "Sites: 6".
+    // Before the number only as a field label: "Number of participants 15", "Number of
+    // Study Sites 6+", "Sites: 6".
     let before: Vec<&str> = sentence[..m.start()]
         .split_whitespace()
         .rev()
-        .take(3)
+        .take(4)
         .collect();
+    let number_of = |of: &str, number: &str| {
+        of.eq_ignore_ascii_case("of") && number.eq_ignore_ascii_case("number")
+    };
     let labelled = match before.as_slice() {
         [label, ..] if label.ends_with(':') && is_noun(label) => true,
-        [label, of, number, ..] => {
-            is_noun(label) && of.eq_ignore_ascii_case("of") && number.eq_ignore_ascii_case("number")
-        }
+        [label, of, number, ..] if number_of(of, number) => is_noun(label),
+        [label, _, of, number, ..] => is_noun(label) && number_of(of, number),
         _ => false,
     };
     labelled
@@ -674,6 +686,14 @@ mod tests {
             ),
             ["the last Saturday of September"]
         );
+        // A span of months is one date.
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "Analysis and write up will take place from May 2024 – October 2024."
+            ),
+            ["May 2024 – October 2024"]
+        );
     }
 
     #[test]
@@ -774,6 +794,11 @@ mod tests {
             .map(|r| &s[r])
             .collect();
         assert_eq!(got, ["15"]);
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("site"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["6+"]);
         // A model name is not a count, nor is a number inside a statute reference.
         let s = "higher net sales of iPhone 14 Pro models";
         assert!(find(AnswerType::Count, s, Some("iphone")).is_empty());

@@ -302,13 +302,50 @@ const CONTEXT_WEIGHT: f32 = 0.8;
 
 /// Whether `unit` is set under a field label (`labelled`) every term of which is among the
 /// weighted terms: the label names the value right below it ("Sponsor:" over "Royal Devon
-/// University Healthcare NHS Foundation Trust" for "Who sponsors the study?").
+/// University Healthcare NHS Foundation Trust" for "Who sponsors the study?"). An agent
+/// noun of the label counts as its verb ([`agent_verbs`]: "Funder:" for "Who funds …?").
 fn under_asked_label(weights: &[(String, f32)], unit: &Unit) -> bool {
+    let asked = |t: &str| weights.iter().any(|(w, _)| w == t);
     unit.labelled
-        && unit
-            .context
-            .iter()
-            .all(|t| weights.iter().any(|(w, _)| w == t))
+        && unit.context.iter().all(|t| {
+            asked(t)
+                || agent_verb(t).is_some_and(|verb| asked(&verb))
+                // The verb a label's noun was given ([`agent_verbs`]).
+                || unit.context.iter().any(|u| agent_verb(u).as_deref() == Some(t.as_str()))
+        })
+}
+
+/// The stem of the verb an agent noun names ("funder" → "fund", "reviewer" → "review",
+/// "investigator" → "investig"): a word of five letters or more ending in "er" or "or",
+/// without that ending and with a final "e" for the stemmer to take off; `None` for any
+/// other word.
+fn agent_verb(word: &str) -> Option<String> {
+    (word.chars().count() >= 5)
+        .then(|| word.strip_suffix("er").or_else(|| word.strip_suffix("or")))
+        .flatten()
+        .map(|base| stem(&format!("{base}e")))
+}
+
+/// The value a field holds when it is the whole sentence under its label: "Getting It Right
+/// First Time (GIRFT)" under "Funder:", past a list bullet; `None` for a value of more than
+/// [`FIELD_VALUE_WORDS`] words or one that does not start with a capital (prose, not a name).
+pub(super) fn field_value(text: &str) -> Option<std::ops::Range<usize>> {
+    let start = text.len()
+        - text
+            .trim_start_matches(|c: char| c.is_whitespace() || is_bullet_char(c))
+            .len();
+    let value = text[start..].trim_end_matches(|c: char| c.is_whitespace() || c == '.' || c == ',');
+    (value.starts_with(|c: char| c.is_uppercase())
+        && value.split_whitespace().count() <= FIELD_VALUE_WORDS)
+        .then(|| start..start + value.len())
+}
+
+/// The most words of a field's value read whole as a name ([`field_value`]).
+const FIELD_VALUE_WORDS: usize = 10;
+
+/// List bullets a field's value may start with.
+fn is_bullet_char(c: char) -> bool {
+    matches!(c, '•' | '●' | '▪' | '◦' | '‣' | '∙' | '■' | '□' | '-' | '–')
 }
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
@@ -686,6 +723,9 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 }
                 let mut terms = stems(sentence);
                 terms.extend(implied_terms(sentence));
+                if is_field_label(sentence) {
+                    terms.extend(agent_verbs(sentence));
+                }
                 out.push(Unit {
                     text: sentence.to_string(),
                     first: line_at(range.start),
@@ -705,6 +745,16 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// The stems of the verbs a field label's agent nouns name ("Funder:" funds, "Reviewer:"
+/// reviews, "Investigator:" investigates): "Who funds the study?" asks for the value under
+/// "Funder:" ([`agent_verb`] of each word).
+fn agent_verbs(label: &str) -> Vec<String> {
+    label
+        .split(|c: char| !c.is_alphabetic())
+        .filter_map(|w| agent_verb(&w.to_lowercase()))
+        .collect()
 }
 
 /// `range` cut at each offset of `cuts` strictly inside it, in order.
@@ -1003,6 +1053,21 @@ mod tests {
     #[test]
     fn a_field_label_is_a_short_line_ending_in_a_colon_and_cuts_the_sentence_it_runs_into() {
         assert!(is_field_label("Chief Investigator:"));
+        assert_eq!(agent_verbs("Funder:"), [stem("funds")]);
+        assert_eq!(agent_verbs("Chief Investigator:"), [stem("investigates")]);
+        let text = "• Getting It Right First Time (GIRFT) ";
+        assert_eq!(
+            field_value(text).map(|r| &text[r]),
+            Some("Getting It Right First Time (GIRFT)")
+        );
+        assert_eq!(
+            field_value("• the patients who took part in the study"),
+            None
+        );
+        assert_eq!(
+            agent_verbs("Independent Scientific Reviewer:"),
+            [stem("review")]
+        );
         assert!(is_field_label(" Sponsor: "));
         assert!(!is_field_label("Current Protocol Number: V3 16.10.23"));
         assert!(!is_field_label(

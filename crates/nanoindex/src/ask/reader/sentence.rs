@@ -262,6 +262,14 @@ pub(super) fn span_candidates(
         }
         let rank = page_rank(input, unit.page_no);
         let mut found = spans::find(kind, &unit.text, noun.as_deref());
+        // A name under the label the question asks ("Funder:" over "Getting It Right First
+        // Time (GIRFT)") is the field's whole value, whatever form the name takes.
+        if found.is_empty()
+            && matches!(kind, AnswerType::Party | AnswerType::Person)
+            && under_asked_label(weights, unit)
+        {
+            found.extend(field_value(&unit.text));
+        }
         if change_by_percent {
             found.extend(spans::find(AnswerType::Percentage, &unit.text, None));
         }
