@@ -45,6 +45,10 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(&format!(
             r"(?i)\b(?:the\s+)?(?:first|second|third|fourth|last)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|business\s+day|day)\s+(?:of|in)\s+(?:(?:each|every|the)\s+(?:calendar\s+)?(?:month|quarter)|{MONTH})\b"
         )),
+        // A day fixed by a defined period's end: "the last day of the Royalty Term"
+        compile(
+            r"\b(?:the\s+)?(?:last|first|final)\s+day\s+of\s+(?:the\s+)?[A-Z][A-Za-z-]+(?:\s+[A-Z][A-Za-z-]+){0,3}",
+        ),
         // A day that recurs: "on or about the 15th day of each month"
         compile(
             r"(?i)\b(?:on\s+or\s+(?:about|before)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\s+(?:calendar\s+|business\s+)?day\s+of\s+(?:each|every)\s+(?:calendar\s+)?month\b",
@@ -685,6 +689,14 @@ mod tests {
                 "The fiscal year is the 52- or 53-week period that ends on the last Saturday of September."
             ),
             ["the last Saturday of September"]
+        );
+        // A day named by the end of a defined period.
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "unless earlier terminated, shall expire on the last day of the Royalty Term."
+            ),
+            ["the last day of the Royalty Term"]
         );
         // A span of months is one date.
         assert_eq!(
