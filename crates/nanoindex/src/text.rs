@@ -98,7 +98,7 @@ pub fn sentences(text: &str, range: Range<usize>, cuts: Cuts) -> Vec<Range<usize
 }
 
 /// List bullets (`•`, `●`, `▪`, `◦`, `‣`, `∙`, `■`, `□`): before one, a sentence ends.
-fn is_bullet(c: char) -> bool {
+pub(crate) fn is_bullet(c: char) -> bool {
     matches!(c, '•' | '●' | '▪' | '◦' | '‣' | '∙' | '■' | '□')
 }
 

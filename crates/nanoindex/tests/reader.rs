@@ -472,6 +472,15 @@ fn a_fiscal_years_quarter_is_read_in_the_column_dated_a_calendar_year_earlier() 
         "{answer:#?}"
     );
     assert_eq!(answer.citations[0].pages, [2]);
+    // The offset holds for every year of the question: fiscal 2023's quarter is dated 2022.
+    let answer = ask_reader(
+        &doc,
+        "How did net income change from the second quarter of fiscal 2023 to the second quarter of fiscal 2024?",
+    );
+    assert!(
+        answer.content.contains("$656 million") && answer.content.contains("$6,188 million"),
+        "{answer:#?}"
+    );
 }
 
 /// An annual report in thousands: income statement and cash flow statement, three years.
@@ -988,6 +997,12 @@ fn a_disposition_question_is_answered_by_the_courts_own_disposition() {
     );
     assert!(
         !answer.content.contains("Reversed and remanded"),
+        "{answer:#?}"
+    );
+    assert!(
+        answer
+            .content
+            .contains("The Court of Appeals reversed the order of the Tax Court"),
         "{answer:#?}"
     );
 }

@@ -102,7 +102,7 @@ pub fn question_proper(question: &str) -> &str {
 /// extension is granted, when would the brief be due?" → "when would the brief be due?",
 /// "in fiscal 2023, what was …" → "what was …"); the question itself when it opens with a
 /// question word or an auxiliary, or no later clause does.
-fn after_leading_clause(question: &str) -> &str {
+pub(super) fn after_leading_clause(question: &str) -> &str {
     if starts_like_question(question) {
         return question;
     }
@@ -151,6 +151,13 @@ pub fn asks_cause(question: &str) -> bool {
         .any(|w| q.contains(w))
 }
 
+/// What a court disposes of: the ruling nouns of a disposition question ("the Court of
+/// Appeals decision") and of a disposition that names its object ("The judgment … is
+/// affirmed", "we grant the motion").
+pub const RULINGS: &[&str] = &[
+    "judgment", "decision", "opinion", "order", "appeal", "petition", "motion", "ruling", "case",
+];
+
 /// Whether `question` asks how a court disposed of a decision, judgment, order, motion or
 /// appeal ("What did the Supreme Court do with the Court of Appeals decision?", "What was
 /// the outcome of the appeal?", "How did the court rule on the motion?"). Such a question
@@ -159,11 +166,7 @@ pub fn asks_cause(question: &str) -> bool {
 #[must_use]
 pub fn asks_disposition(question: &str) -> bool {
     let q = question_proper(question).to_lowercase();
-    let names_ruling = [
-        "court", "appeal", "judgment", "decision", "ruling", "order", "motion", "petition",
-    ]
-    .iter()
-    .any(|w| q.contains(w));
+    let names_ruling = RULINGS.iter().any(|w| contains_phrase(&q, w));
     let asks = [
         "do with",
         "dispose of",
@@ -322,7 +325,6 @@ pub fn classify_wording(question: &str) -> AnswerType {
             "commencement date",
             "filed on",
             "decided on",
-            "deadline",
         ])
     {
         return AnswerType::Date;
@@ -510,16 +512,17 @@ const WHICH_PERSON: &[&str] = &[
     "director",
 ];
 
-/// Whether lowercase `q` asks "which"/"what" of one person by office: one of
-/// [`WHICH_PERSON`] among the three words after "which" or "what" ("which justice", "which
-/// district judge", "what government counsel"), in the singular.
+/// Whether lowercase `q` asks "which" of one person by office: one of [`WHICH_PERSON`]
+/// among the three words after "which" ("which justice", "which district judge", "which
+/// government counsel"; also "what judge"), in the singular. "What is the attorney's fee
+/// cap?" asks for an amount.
 fn asks_which_person(q: &str) -> bool {
     let words: Vec<&str> = q
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        (*w == "which" || *w == "what")
+        (*w == "which" || (*w == "what" && words.get(i + 1) == Some(&"judge")))
             && words[i + 1..]
                 .iter()
                 .take(3)
@@ -598,6 +601,7 @@ mod tests {
         for q in [
             "What did the company do with the proceeds?",
             "How did the court define a game of chance?",
+            "What was the outcome of the court's review of the company?",
             "Which court's judgment did the Supreme Court affirm?",
         ] {
             assert!(!asks_disposition(q), "{q}");
@@ -613,13 +617,10 @@ mod tests {
             ),
             ("When was the opinion filed?", AnswerType::Date),
             (
-                "What is the current deadline for the answering brief?",
-                AnswerType::Date,
-            ),
-            (
                 "Which district judge presided over the case?",
                 AnswerType::Person,
             ),
+            ("What is the attorney's fee cap?", AnswerType::Amount),
             (
                 "Who is the FAA contact for further information?",
                 AnswerType::Person,

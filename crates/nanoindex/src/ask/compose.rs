@@ -477,10 +477,8 @@ fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
 }
 
 /// Words that ask for or propose what follows instead of stating it: a motion's "the court
-/// should grant …", "Appellees request a 30-day extension".
-const REQUEST_WORDS: &[&str] = &[
-    "should", "would", "could", "might", "request", "requests", "asks", "urges", "moves",
-];
+/// should grant …", "urges the Court to".
+const REQUEST_WORDS: &[&str] = &["should", "would", "could", "might", "urge", "urges"];
 
 /// Words a request word may stand before one of the question's terms.
 const REQUEST_REACH: usize = 2;
@@ -492,7 +490,8 @@ const REQUEST_REACH: usize = 2;
 /// a 30-day briefing extension" says nothing of whether the court granted it, so it gives
 /// no yes or no.
 pub(super) fn requests_terms(text: &str, question: &str, terms: &BTreeSet<String>) -> bool {
-    let first = question
+    // "In Zepeda Rivas, did the court …": the question proper after a leading clause.
+    let first = answer_type::after_leading_clause(question)
         .split_whitespace()
         .next()
         .unwrap_or("")

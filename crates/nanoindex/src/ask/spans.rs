@@ -47,7 +47,7 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         )),
         // A day fixed by a defined period's end: "the last day of the Royalty Term"
         compile(
-            r"\b(?:the\s+)?(?:last|first|final)\s+day\s+of\s+(?:the\s+)?[A-Z][A-Za-z-]+(?:\s+[A-Z][A-Za-z-]+){0,3}",
+            r"\b(?:the\s+)?(?:last|first|final)\s+day\s+of\s+(?:the\s+)?[A-Z][A-Za-z-]+(?:\s+(?:of\s+)?[A-Z][A-Za-z-]+){0,3}",
         ),
         // A day that recurs: "on or about the 15th day of each month"
         compile(
@@ -58,7 +58,7 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?(?:[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour|second|millisecond|microsecond)s?(?:\b|\d{{1,2}}\b)|\s?(?:ms|msec|secs?|hrs?|mins?)\b)"
+        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?(?:[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour|millisecond|microsecond)s?(?:\b|\d{{1,2}}\b)|[\s-]+seconds\b|\s?(?:ms|msec|secs)\b)"
     ))
 });
 
@@ -123,7 +123,7 @@ pub fn is_signature_line(line: &str) -> bool {
 static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     vec![
         compile(
-            r"\b(?:Chief\s+Justice|Justice|Judge|Hon\.|Honorable|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z][A-Za-z.'’-]*)){0,2}",
+            r"\b(?:Chief\s+Justice|Justice|Judge|Hon\.|Honorable|Dr\.?|Mr\.?|Ms\.?|Mrs\.?|Prof\.?|Professor)\s+[A-Z][A-Za-z.'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z][A-Za-z.'’-]*|[A-Z]['’][A-Z][a-z]+)){0,2}",
         ),
         compile(r"\b(?:CHIEF\s+JUSTICE|JUSTICE|JUDGE)\s+[A-Z][A-Z'’-]+"),
         // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
@@ -698,6 +698,13 @@ mod tests {
             ),
             ["the last day of the Royalty Term"]
         );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "ending on the first day of the Change of Control Trigger Period."
+            ),
+            ["the first day of the Change of Control Trigger Period"]
+        );
         // A span of months is one date.
         assert_eq!(
             spans(
@@ -762,6 +769,12 @@ mod tests {
             ),
             ["250ms", "26ms", "30 seconds"]
         );
+        // An ordinal is no unit of time, nor a year before one.
+        assert!(spans(
+            AnswerType::Duration,
+            "0.74 Second Quarter; fiscal 2024 second quarter; 4.6 Second Supplemental Indenture"
+        )
+        .is_empty());
         // Decimals stay whole; a provision's number or a date is no start of a range.
         assert_eq!(
             spans(
@@ -866,6 +879,13 @@ mod tests {
                 "FOR FURTHER INFORMATION CONTACT: Ian Won, Manager, Seattle ACO Branch"
             ),
             ["Ian Won"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Person,
+                "• Mr Kieran O’Flynn - Consultant Urologist"
+            ),
+            ["Mr Kieran O’Flynn"]
         );
         assert_eq!(
             spans(

@@ -148,23 +148,40 @@ pub fn format_figure(written: &str, dollars: bool, scale: Option<&str>, percent:
     out
 }
 
-/// The question's years as the columns of the statements read date them, when a fiscal
-/// year is dated a calendar year earlier; `None` when the years are read as asked.
+/// The question's years as the columns of the statements read date them, when the
+/// document's fiscal years are dated a calendar year earlier; `None` when the years are read
+/// as asked.
 ///
 /// A company whose fiscal year ends early in the next calendar year (NVIDIA's fiscal 2024
 /// ends on 28 January 2024) dates the columns of that year's quarters in the year before its
 /// label: "the second quarter of fiscal year 2024" is the column "Three Months Ended Jul 30,
-/// 2023". So a fiscal year Y the question names ("fiscal 2024", "FY2024") is read as Y − 1
-/// when the comparative tables read (rows with columns of two or more years; a schedule of
-/// future payments by fiscal year has one) have no column dated Y and one dated Y − 1, and
-/// the text read reports on a quarter, half or months "of fiscal (year) Y" — a period of
-/// fiscal Y that has ended, as a 10-Q's discussion of its own quarter does. A sentence that
-/// looks ahead ("we expect … in the first quarter of fiscal 2024") does not count.
+/// 2023", and its fiscal 2023 the column dated 2022. The offset is decided once, on the
+/// latest fiscal year Y the question names: the comparative tables read (rows with columns
+/// of two or more years; a schedule of future payments by fiscal year has one) have no
+/// column dated Y and one dated Y − 1, and the text read reports on a quarter, half or
+/// months "of fiscal (year) Y" — a period of fiscal Y that has ended, as a 10-Q's discussion
+/// of its own quarter does; a sentence that looks ahead ("we expect … in the first quarter of
+/// fiscal 2024") does not count. Then every year the question names is read a year earlier
+/// ("fiscal 2024 against fiscal 2023" reads 2023 against 2022). A question about a year the
+/// columns do date is read as asked, so a June year-end company's fiscal 2023 stays 2023
+/// whatever its release says of fiscal 2024.
 pub(super) fn fiscal_column_years(
     index: &RetrievalIndex,
     units: &[Unit],
     query: &QueryAnalysis,
 ) -> Option<Vec<u32>> {
+    static ENDED_PERIOD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:quarter|half|months)\b[^.]{0,40}?\bof fiscal (?:year )?((?:19|20)\d\d)\b")
+            .expect("valid regex")
+    });
+    const AHEAD: &[&str] = &[
+        "expect",
+        "will ",
+        "anticipate",
+        "plan",
+        "outlook",
+        "guidance",
+    ];
     let question = query.question.to_lowercase();
     let fiscal = question.contains("fiscal")
         || question.split(|c: char| !c.is_alphanumeric()).any(|w| {
@@ -180,53 +197,21 @@ pub(super) fn fiscal_column_years(
         .filter(|years| years.len() >= 2)
         .flatten()
         .collect();
-    const AHEAD: &[&str] = &[
-        "expect",
-        "will ",
-        "anticipate",
-        "plan",
-        "outlook",
-        "guidance",
-    ];
-    let reported: Vec<String> = units
+    let latest = query.years.iter().copied().max()?;
+    if dated.contains(&latest) || !dated.contains(&latest.saturating_sub(1)) {
+        return None;
+    }
+    let reports_latest = units
         .iter()
         .filter(|u| !u.row)
         .map(|u| u.text.to_lowercase())
         .filter(|t| !AHEAD.iter().any(|w| t.contains(w)))
-        .collect();
-    // "the second quarter and first half of fiscal year 2024": a period word close before.
-    let reports_ended_period = |year: u32| {
-        reported.iter().any(|t| {
-            [
-                format!("of fiscal year {year}"),
-                format!("of fiscal {year}"),
-            ]
-            .iter()
-            .any(|phrase| {
-                t.match_indices(phrase.as_str()).any(|(at, _)| {
-                    let before = &t[t.floor_char_boundary(at.saturating_sub(40))..at];
-                    ["quarter", "half", "months"]
-                        .iter()
-                        .any(|w| before.contains(w))
-                })
-            })
-        })
-    };
-    let mut shifted = false;
-    let years = query
-        .years
-        .iter()
-        .map(|&year| {
-            let earlier = year.saturating_sub(1);
-            if !dated.contains(&year) && dated.contains(&earlier) && reports_ended_period(year) {
-                shifted = true;
-                earlier
-            } else {
-                year
-            }
-        })
-        .collect();
-    shifted.then_some(years)
+        .any(|t| {
+            ENDED_PERIOD
+                .captures_iter(&t)
+                .any(|c| c[1].parse::<u32>() == Ok(latest))
+        });
+    reports_latest.then(|| query.years.iter().map(|y| y.saturating_sub(1)).collect())
 }
 
 /// Table cells: rows whose label matches the question, in the column of the question's
@@ -388,15 +373,19 @@ pub(in crate::ask) fn cell_candidates(
             continue;
         }
         let percent = percent_cell;
-        // "Basic" and "Diluted" under "Net income per share:" are per-share figures too.
+        // "Basic" and "Diluted" under "Net income per share:" are per-share figures too; under
+        // "Weighted average shares used in per share computation:" they count shares.
         let lower_label = label.to_lowercase();
         let per_share = lower_label.contains("per share")
             || lower_label.contains("per diluted")
             || (["basic", "diluted"]
                 .iter()
                 .any(|w| lower_label.starts_with(w))
-                && (unit.context.iter().any(|t| t == "share")
-                    || query.question.to_lowercase().contains("per share")));
+                && unit.context.iter().any(|t| t == "share")
+                && !unit
+                    .context
+                    .iter()
+                    .any(|t| ["weight", "averag", "outstand", "use"].contains(&t.as_str())));
         let scale = if percent || per_share {
             None
         } else {

@@ -90,7 +90,8 @@ pub struct Candidate {
     pub quote: String,
     /// 1-based page of the quote.
     pub page_no: u32,
-    /// Score in `[0, ~1.2]`: coverage, proximity, page rank, period.
+    /// Score in `[0, ~1.25]`: coverage, proximity, page rank, period; computed values and a
+    /// court's disposition score from about 1.2.
     pub score: f32,
     /// IDF-weighted share of the question's terms in the quote (or the row label).
     pub coverage: f32,
@@ -332,7 +333,9 @@ fn agent_verb(word: &str) -> Option<String> {
 pub(super) fn field_value(text: &str) -> Option<std::ops::Range<usize>> {
     let start = text.len()
         - text
-            .trim_start_matches(|c: char| c.is_whitespace() || is_bullet_char(c))
+            .trim_start_matches(|c: char| {
+                c.is_whitespace() || crate::text::is_bullet(c) || c == '-' || c == '–'
+            })
             .len();
     let value = text[start..].trim_end_matches(|c: char| c.is_whitespace() || c == '.' || c == ',');
     (value.starts_with(|c: char| c.is_uppercase())
@@ -342,11 +345,6 @@ pub(super) fn field_value(text: &str) -> Option<std::ops::Range<usize>> {
 
 /// The most words of a field's value read whole as a name ([`field_value`]).
 const FIELD_VALUE_WORDS: usize = 10;
-
-/// List bullets a field's value may start with.
-fn is_bullet_char(c: char) -> bool {
-    matches!(c, '•' | '●' | '▪' | '◦' | '‣' | '∙' | '■' | '□' | '-' | '–')
-}
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
 /// with the preceding sentence's, whichever is higher. Under a field label (`labelled`)
@@ -422,15 +420,10 @@ fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
 /// Score factor of a yes/no candidate that lacks what the question asks "any" of.
 const ANY_FOCUS_FACTOR: f32 = 0.8;
 
-/// Words that end the noun phrase after "any" ("any financial incentive *for* taking part").
-const PHRASE_ENDS: &[&str] = &[
-    "for", "to", "of", "in", "on", "under", "with", "from", "by", "that", "which", "if", "when",
-    "is", "are", "be", "at", "after", "before", "during", "without",
-];
-
 /// The stems of the noun phrase a yes/no question asks "any" of ("Are participants offered
 /// any *financial incentive* for taking part?"): at most three words after "any", up to a
-/// preposition or verb ([`PHRASE_ENDS`]). That is what the question turns on, so a sentence
+/// preposition or auxiliary ([`NOUN_PHRASE_ENDS`]), "and", "or" or "other" ("at any time",
+/// "in any event" and "any other" are set phrases, no focus). That is what the question turns on, so a sentence
 /// without it ("numbers of participants … taking part will be recorded") answers it less
 /// than one that says it ("There are no financial incentives for participation"). Empty
 /// when the question says no "any".
@@ -443,9 +436,12 @@ pub(in crate::ask) fn any_focus(question: &str) -> Vec<String> {
     let Some(at) = words.iter().position(|w| *w == "any") else {
         return Vec::new();
     };
+    if at > 0 && ["at", "in"].contains(&words[at - 1]) {
+        return Vec::new();
+    }
     let phrase: Vec<&str> = words[at + 1..]
         .iter()
-        .take_while(|w| !PHRASE_ENDS.contains(w))
+        .take_while(|w| !NOUN_PHRASE_ENDS.contains(w) && !["and", "or", "other"].contains(w))
         .take(3)
         .copied()
         .collect();
@@ -453,11 +449,12 @@ pub(in crate::ask) fn any_focus(question: &str) -> Vec<String> {
 }
 
 /// Whether the court a disposition question asks about ("What did *the Supreme Court of
-/// North Carolina* do with …") is the document's own: every word of its name but "the",
-/// "court" and "of" names the document ([`naming_terms`]: "IN THE SUPREME COURT OF NORTH
-/// CAROLINA"). A question naming no court ("What was the outcome of the appeal?") asks about
-/// the document's. A lower court's ruling ("What did the Court of Appeals do with the
-/// order?") is told in the opinion's history, not in its disposition.
+/// North Carolina* do with …") is the document's own: it is a court, every word of its name
+/// but "the", "court" and "of" names the document ([`naming_terms`]: "IN THE SUPREME COURT
+/// OF NORTH CAROLINA"), and it is no lower court of a supreme court's document. A question
+/// naming no actor ("What was the outcome of the appeal?") asks about the document's. A
+/// lower court's ruling ("What did the Court of Appeals do with the order?") is told in the
+/// opinion's history, not in its disposition.
 fn asks_document_court(question: &str, naming: &HashSet<String>) -> bool {
     let lower = question.to_lowercase();
     let Some(at) = lower.find("did the ") else {
@@ -470,8 +467,27 @@ fn asks_document_court(question: &str, naming: &HashSet<String>) -> bool {
         .min()
         .unwrap_or(rest.len());
     let court = &rest[..end];
-    if !court.contains("court") {
-        return true;
+    // "What did the company do with …" asks of no court.
+    if !["court", "circuit", "justices", "panel", "tribunal"]
+        .iter()
+        .any(|w| court.contains(w))
+    {
+        return false;
+    }
+    // A supreme court's caption names the court below ("CERTIORARI TO THE UNITED STATES
+    // COURT OF APPEALS"): a lower court asked about is not the document's.
+    let lower_court = [
+        "appeals",
+        "district",
+        "trial",
+        "superior",
+        "circuit court",
+        "lower",
+    ]
+    .iter()
+    .any(|w| court.contains(w));
+    if lower_court && naming.contains(&stem("supreme")) {
+        return false;
     }
     stems(court)
         .iter()
@@ -572,9 +588,12 @@ fn read_part(
             definition_candidates(input, units, defined.as_deref(), &weights)
         }
         // "What did the Supreme Court do with the Court of Appeals decision?": the court's own
-        // disposition, when the court asked about is the one whose document this is.
+        // disposition, in a court's document (its caption names a court), when the court
+        // asked about is the one whose document this is.
         AnswerType::Text
-            if answer_type::asks_disposition(part) && asks_document_court(part, naming) =>
+            if answer_type::asks_disposition(part)
+                && naming.contains(&stem("court"))
+                && asks_document_court(part, naming) =>
         {
             let mut c = disposition_candidates(input, units, &weights);
             c.extend(sentence_candidates(input, units, &weights));
@@ -857,7 +876,9 @@ fn coverage_by(weights: &[(String, f32)], present: impl Fn(&String) -> bool) -> 
 const CLAUSE_WORDS: usize = 8;
 
 /// How near the question's terms stand to the span (byte range) in the sentence: for each
-/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches. A term in
+/// matched term, 1 / (1 + words between / 4), IDF-weighted; 0 when none matches. The word
+/// just before the span counts as no word away ("average 26ms", "maximum $5 million"): it
+/// qualifies the value, nearer than the word just after. A term in
 /// another clause (after a semicolon, or ", and" / ", but" / ", while") counts
 /// [`CLAUSE_WORDS`] farther per boundary: in "briefing will conclude on August 17, and oral
 /// argument has been scheduled for September 15" the argument's date is the second.
@@ -1008,6 +1029,8 @@ mod tests {
             stems("limit")
         );
         assert!(any_focus("Did the court grant the motion?").is_empty());
+        assert!(any_focus("Can either party terminate at any time?").is_empty());
+        assert!(any_focus("Are there any other fees?").is_empty());
     }
 
     #[test]

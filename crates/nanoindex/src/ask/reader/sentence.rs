@@ -1,6 +1,7 @@
 //! The reader's candidates from sentences: typed spans (dates, amounts, counts, parties …)
 //! scored by the sentence's match with the question, definitions of a term the question
-//! names, the best sentence for yes/no and free-text questions, and causes; with the
+//! names, the best sentence for yes/no and free-text questions, causes, and a court's own
+//! disposition; with the
 //! sentence-level rules they need (the years a sentence states, figures paired with a list
 //! of years, the noun a count question counts).
 
@@ -206,13 +207,8 @@ pub(super) fn span_candidates(
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
         && crate::ask::session::asks_for_parties(part);
-    // "Under the laws of which state is the Servicer organized?" asks where it is organised,
-    // not which law governs.
-    let needs_law = kind == AnswerType::Place
-        && (lower_part.contains("law") || lower_part.contains("govern"))
-        && !["organi", "incorporat", "formed", "existing"]
-            .iter()
-            .any(|w| lower_part.contains(w));
+    let needs_law =
+        kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
@@ -1233,18 +1229,26 @@ const DISPOSITIONS: &[(&str, &str)] = &[
 /// Words a court puts between "we" and its ruling ("Accordingly, we modify and affirm …").
 const RULING_ADVERBS: &[&str] = &["accordingly", "therefore", "hereby", "now", "thus", "also"];
 
-/// What a disposition's "is …" disposes of ("The judgment of the Court of Appeals is
-/// affirmed").
-const DISPOSED: &[&str] = &[
-    "judgment", "decision", "opinion", "order", "appeal", "petition", "motion", "ruling",
-];
-
-/// How strongly a disposition reads as the court's own: a line of nothing but the
-/// disposition ("MODIFIED AND AFFIRMED."), the court's "we" ("we modify and affirm the
-/// decision"), a passive ruling on a judgment or motion ("The judgment … is affirmed").
+/// How strongly a line of nothing but the disposition ("MODIFIED AND AFFIRMED.") reads as
+/// the court's own.
 const DISPOSITION_LINE: f32 = 1.0;
+/// How strongly the court's "we" ("we modify and affirm the decision") reads as its own.
 const DISPOSITION_WE: f32 = 0.9;
+/// How strongly a passive ruling on a judgment or motion ("The judgment … is affirmed")
+/// reads as the court's own.
 const DISPOSITION_PASSIVE: f32 = 0.8;
+
+/// Objects besides [`answer_type::RULINGS`] that "we grant"/"we deny" must name within a few
+/// words to be a ruling ("we grant the petition", "we deny a stay"), not a company's "We grant
+/// stock-based compensation".
+const GRANTED: &[&str] = &[
+    "certiorari",
+    "review",
+    "request",
+    "stay",
+    "application",
+    "leave",
+];
 
 /// The court's own disposition stated in `sentence`, as its participles ("Modified and
 /// affirmed", "Affirmed in part, reversed in part, and remanded"), with its strength
@@ -1274,24 +1278,38 @@ pub(super) fn disposition_in(sentence: &str) -> Option<(String, f32)> {
             .unwrap_or_default();
         return Some((value, DISPOSITION_LINE));
     }
-    // The participles of the verbs from `at` on, joined by "and" ("modify and affirm").
-    let run = |at: usize, form: &dyn Fn(&str) -> Option<&'static str>| -> Vec<&'static str> {
+    // The participles of the verbs from `at` on, joined by "and" ("modify and affirm"), each
+    // with its "in part" ("affirm in part and reverse in part").
+    let run = |at: usize, form: &dyn Fn(&str) -> Option<&'static str>| -> Vec<String> {
         let mut out = Vec::new();
         let mut i = at;
         while let Some(p) = lower.get(i).and_then(|w| form(w)) {
-            out.push(p);
-            if lower.get(i + 1).is_some_and(|w| w == "and") {
-                i += 2;
+            let in_part = lower.get(i + 1).is_some_and(|w| w == "in")
+                && lower.get(i + 2).is_some_and(|w| w == "part");
+            out.push(if in_part {
+                format!("{p} in part")
+            } else {
+                p.to_string()
+            });
+            i += if in_part { 3 } else { 1 };
+            if lower.get(i).is_some_and(|w| w == "and") {
+                i += 1;
             } else {
                 break;
             }
         }
         out
     };
-    let joined = |ps: Vec<&str>| -> String {
+    // "we grant"/"we deny" rule only on a ruling or a request named within four words.
+    let rules_on_request = |from: usize| {
+        lower.iter().skip(from).take(4).any(|w| {
+            answer_type::RULINGS.contains(&w.trim_end_matches('s')) || GRANTED.contains(&w.as_str())
+        })
+    };
+    let joined = |ps: Vec<String>| -> String {
         let text = match ps.as_slice() {
             [] => String::new(),
-            [one] => (*one).to_string(),
+            [one] => one.clone(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),
         };
         let mut chars = text.chars();
@@ -1310,12 +1328,23 @@ pub(super) fn disposition_in(sentence: &str) -> Option<(String, f32)> {
                 j += 1;
             }
             let ps = run(j, &base);
-            if !ps.is_empty() {
+            let grants = lower.get(j).is_some_and(|w| w == "grant" || w == "deny");
+            if !ps.is_empty() && (!grants || rules_on_request(j + 1)) {
                 return Some((joined(ps), DISPOSITION_WE));
             }
         }
-        if (w == "is" || w == "are") && lower[..i].iter().any(|w| DISPOSED.contains(&w.as_str())) {
-            let j = i + 1 + usize::from(lower.get(i + 1).is_some_and(|w| w == "hereby"));
+        if (w == "is" || w == "are")
+            && lower[..i]
+                .iter()
+                .any(|w| answer_type::RULINGS.contains(&w.as_str()))
+        {
+            let mut j = i + 1;
+            while lower
+                .get(j)
+                .is_some_and(|w| RULING_ADVERBS.contains(&w.as_str()))
+            {
+                j += 1;
+            }
             let ps = run(j, &participle);
             if !ps.is_empty() {
                 return Some((joined(ps), DISPOSITION_PASSIVE));
@@ -1385,6 +1414,21 @@ mod tests {
                 "Granted",
                 DISPOSITION_PASSIVE,
             ),
+            (
+                "The decision of the Court of Appeals is, therefore, reversed.",
+                "Reversed",
+                DISPOSITION_PASSIVE,
+            ),
+            (
+                "We affirm in part and reverse in part the judgment below.",
+                "Affirmed in part and reversed in part",
+                DISPOSITION_WE,
+            ),
+            (
+                "We grant the petition for review.",
+                "Granted",
+                DISPOSITION_WE,
+            ),
         ] {
             assert_eq!(
                 disposition_in(sentence),
@@ -1398,6 +1442,7 @@ mod tests {
             "The Court of Appeals affirmed the order.",
             "AFFIRMATIVE DEFENSES",
             "It is affirmed that the parties agree.",
+            "We grant stock-based compensation to employees and directors.",
         ] {
             assert_eq!(disposition_in(sentence), None, "{sentence}");
         }
