@@ -295,6 +295,40 @@ fn statement_figures_carry_scale_and_ratios_are_computed_from_cited_cells() {
     assert!(answer.content.contains("1.01"), "{answer:#?}");
 }
 
+/// A statement page with four figure columns (two periods, each this year and last): its
+/// title, scale line, the two period heads over the columns, one or two lines of column
+/// dates, and its rows (an empty cell is left blank, as under a group label). Positions in
+/// PDF points from the top.
+fn four_column_statement(
+    page: &mut nanoindex_pdf::write::PageSpec,
+    title: &str,
+    scale: &str,
+    heads: [&str; 2],
+    date_lines: &[[&str; 4]],
+    rows: &[(&str, [&str; 4])],
+) {
+    const COLUMNS: [f32; 4] = [380.0, 430.0, 490.0, 540.0];
+    page.text(72.0, 80.0, 14.0, true, title);
+    page.text(72.0, 100.0, 9.0, false, scale);
+    page.text(COLUMNS[0], 120.0, 8.0, true, heads[0]);
+    page.text(COLUMNS[2], 120.0, 8.0, true, heads[1]);
+    for (k, dates) in date_lines.iter().enumerate() {
+        for (x, t) in COLUMNS.iter().zip(dates) {
+            page.text(*x, 131.0 + 11.0 * k as f32, 8.0, true, t);
+        }
+    }
+    let first = 131.0 + 11.0 * date_lines.len() as f32 + 8.0;
+    for (i, (label, cells)) in rows.iter().enumerate() {
+        let y = first + 12.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in COLUMNS.iter().zip(cells) {
+            if !c.is_empty() {
+                page.text(*x, y, 9.0, false, c);
+            }
+        }
+    }
+}
+
 /// A 10-Q: prose that names the period but another figure, and a statement whose columns
 /// are two quarters and two nine-month periods.
 fn quarterly() -> Vec<u8> {
@@ -315,48 +349,24 @@ fn quarterly() -> Vec<u8> {
         false,
         "that was included in deferred revenue as of the three months ended April 1, 2023.",
     );
-    let page = pdf.page();
-    page.text(
-        72.0,
-        80.0,
-        14.0,
-        true,
+    four_column_statement(
+        pdf.page(),
         "Condensed Consolidated Statements of Operations",
+        "(In millions)",
+        ["Three Months Ended", "Nine Months Ended"],
+        &[
+            ["July 1,", "June 25,", "July 1,", "June 25,"],
+            ["2023", "2022", "2023", "2022"],
+        ],
+        &[
+            (
+                "Total net sales",
+                ["81,797", "82,959", "293,787", "304,182"],
+            ),
+            ("Operating income", ["22,998", "23,076", "87,332", "94,543"]),
+            ("Net income", ["19,881", "19,442", "74,039", "79,082"]),
+        ],
     );
-    page.text(72.0, 100.0, 9.0, false, "(In millions)");
-    page.text(380.0, 120.0, 8.0, true, "Three Months Ended");
-    page.text(490.0, 120.0, 8.0, true, "Nine Months Ended");
-    for (x, t) in [
-        (380.0, "July 1,"),
-        (430.0, "June 25,"),
-        (490.0, "July 1,"),
-        (540.0, "June 25,"),
-    ] {
-        page.text(x, 131.0, 8.0, true, t);
-    }
-    for (x, t) in [
-        (380.0, "2023"),
-        (430.0, "2022"),
-        (490.0, "2023"),
-        (540.0, "2022"),
-    ] {
-        page.text(x, 142.0, 8.0, true, t);
-    }
-    let rows: [(&str, [&str; 4]); 3] = [
-        (
-            "Total net sales",
-            ["81,797", "82,959", "293,787", "304,182"],
-        ),
-        ("Operating income", ["22,998", "23,076", "87,332", "94,543"]),
-        ("Net income", ["19,881", "19,442", "74,039", "79,082"]),
-    ];
-    for (i, (label, cells)) in rows.iter().enumerate() {
-        let y = 160.0 + 12.0 * i as f32;
-        page.text(72.0, y, 9.0, false, label);
-        for (x, c) in [380.0, 430.0, 490.0, 540.0].iter().zip(cells) {
-            page.text(*x, y, 9.0, false, c);
-        }
-    }
     pdf.to_bytes()
 }
 
@@ -403,54 +413,32 @@ fn fiscal_quarter() -> Vec<u8> {
         false,
         "A settlement reduced net income per share by $0.02 in the first half of fiscal year 2023.",
     );
-    let page = pdf.page();
-    page.text(
-        72.0,
-        80.0,
-        14.0,
-        true,
-        "Condensed Consolidated Statements of Income",
-    );
-    page.text(
-        72.0,
-        100.0,
-        9.0,
-        false,
-        "(In millions, except per share data)",
-    );
-    page.text(380.0, 120.0, 8.0, true, "Three Months Ended");
-    page.text(490.0, 120.0, 8.0, true, "Six Months Ended");
-    for (x, t) in [
-        (380.0, "Jul 30, 2023"),
-        (430.0, "Jul 31, 2022"),
-        (490.0, "Jul 30, 2023"),
-        (540.0, "Jul 31, 2022"),
-    ] {
-        page.text(x, 131.0, 8.0, true, t);
-    }
     // Per-share figures under a group label, as the statement prints them.
-    let rows: [(&str, [&str; 4]); 8] = [
-        ("Revenue", ["13,507", "6,704", "20,699", "14,992"]),
-        ("Net income", ["6,188", "656", "8,231", "2,274"]),
-        ("Net income per share:", [""; 4]),
-        ("Basic", ["2.50", "0.26", "3.34", "0.91"]),
-        ("Diluted", ["2.48", "0.26", "3.30", "0.90"]),
-        (
-            "Weighted average shares used in per share computation:",
-            [""; 4],
-        ),
-        ("Basic", ["2,473", "2,495", "2,472", "2,500"]),
-        ("Diluted", ["2,499", "2,516", "2,495", "2,526"]),
-    ];
-    for (i, (label, cells)) in rows.iter().enumerate() {
-        let y = 150.0 + 12.0 * i as f32;
-        page.text(72.0, y, 9.0, false, label);
-        for (x, c) in [380.0, 430.0, 490.0, 540.0].iter().zip(cells) {
-            if !c.is_empty() {
-                page.text(*x, y, 9.0, false, c);
-            }
-        }
-    }
+    four_column_statement(
+        pdf.page(),
+        "Condensed Consolidated Statements of Income",
+        "(In millions, except per share data)",
+        ["Three Months Ended", "Six Months Ended"],
+        &[[
+            "Jul 30, 2023",
+            "Jul 31, 2022",
+            "Jul 30, 2023",
+            "Jul 31, 2022",
+        ]],
+        &[
+            ("Revenue", ["13,507", "6,704", "20,699", "14,992"]),
+            ("Net income", ["6,188", "656", "8,231", "2,274"]),
+            ("Net income per share:", [""; 4]),
+            ("Basic", ["2.50", "0.26", "3.34", "0.91"]),
+            ("Diluted", ["2.48", "0.26", "3.30", "0.90"]),
+            (
+                "Weighted average shares used in per share computation:",
+                [""; 4],
+            ),
+            ("Basic", ["2,473", "2,495", "2,472", "2,500"]),
+            ("Diluted", ["2,499", "2,516", "2,495", "2,526"]),
+        ],
+    );
     pdf.to_bytes()
 }
 
