@@ -8,6 +8,7 @@ use nanoindex_retrieve::analysis::tokenize;
 use nanoindex_retrieve::{QueryAnalysis, Snippet};
 
 use super::answer_type::AnswerType;
+use super::phrase::capitalise;
 use super::reader::{self, Candidate, ReaderInput, Unit, MIN_COVERAGE};
 
 /// Words that ask whether a metric went up.
@@ -293,13 +294,6 @@ fn plain(value: f64) -> String {
     } else {
         grouped
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| {
-        f.to_uppercase().collect::<String>() + c.as_str()
-    })
 }
 
 fn lowercase_first(s: &str) -> String {

@@ -168,7 +168,8 @@ fn finish(text: &str) -> String {
     out
 }
 
-fn capitalise(text: &str) -> String {
+/// `text` with its first character in upper case.
+pub(super) fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),

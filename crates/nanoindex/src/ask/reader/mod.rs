@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::answer_type::{self, AnswerType};
 use super::choice;
 use super::compare;
+use super::phrase;
 use super::spans;
 use crate::text::{sentences, Cuts};
 
@@ -423,10 +424,10 @@ const ANY_FOCUS_FACTOR: f32 = 0.8;
 /// The stems of the noun phrase a yes/no question asks "any" of ("Are participants offered
 /// any *financial incentive* for taking part?"): at most three words after "any", up to a
 /// preposition or auxiliary ([`NOUN_PHRASE_ENDS`]), "and", "or" or "other" ("at any time",
-/// "in any event" and "any other" are set phrases, no focus). That is what the question turns on, so a sentence
-/// without it ("numbers of participants … taking part will be recorded") answers it less
-/// than one that says it ("There are no financial incentives for participation"). Empty
-/// when the question says no "any".
+/// "in any event" and "any other" are set phrases, no focus). That is what the question
+/// turns on, so a sentence without it ("numbers of participants … taking part will be
+/// recorded") answers it less than one that says it ("There are no financial incentives for
+/// participation"). Empty when the question says no "any".
 pub(in crate::ask) fn any_focus(question: &str) -> Vec<String> {
     let lower = question.to_lowercase();
     let words: Vec<&str> = lower

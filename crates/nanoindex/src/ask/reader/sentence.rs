@@ -1270,12 +1270,7 @@ pub(super) fn disposition_in(sentence: &str) -> Option<(String, f32)> {
         && lower.iter().all(|w| line_word(w))
         && lower.iter().any(|w| participle(w).is_some())
     {
-        let text = sentence.trim().trim_end_matches('.').to_lowercase();
-        let mut chars = text.chars();
-        let value = chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default();
+        let value = phrase::capitalise(&sentence.trim().trim_end_matches('.').to_lowercase());
         return Some((value, DISPOSITION_LINE));
     }
     // The participles of the verbs from `at` on, joined by "and" ("modify and affirm"), each
@@ -1307,16 +1302,11 @@ pub(super) fn disposition_in(sentence: &str) -> Option<(String, f32)> {
         })
     };
     let joined = |ps: Vec<String>| -> String {
-        let text = match ps.as_slice() {
+        phrase::capitalise(&match ps.as_slice() {
             [] => String::new(),
             [one] => one.clone(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        };
-        let mut chars = text.chars();
-        chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default()
+        })
     };
     for (i, w) in lower.iter().enumerate() {
         if w == "we" {
