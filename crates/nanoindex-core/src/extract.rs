@@ -192,4 +192,9 @@ pub struct ExtractedDocument {
     /// data, naming the package to install); `None` when OCR ran or was not needed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ocr_unavailable: Option<String>,
+    /// Pages (1-based) without text that draw nothing visible: OCR was not run on them (it
+    /// could find no text, and starting it for one blank page cost as much as reading a
+    /// whole 116-page 10-K). They keep `needs_ocr`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blank_pages: Vec<u32>,
 }

@@ -181,12 +181,14 @@ pub fn extract_bytes(
             }),
         }
     }
+    let mut blank_pages = Vec::new();
     let ocr_unavailable = recognise_pages(
         bytes,
         name,
         options,
         &mut pages,
         &garbage_layers,
+        &mut blank_pages,
         &mut warnings,
     )?;
     normalize::join_kerned_words(&mut pages);
@@ -198,6 +200,7 @@ pub fn extract_bytes(
         warnings,
         copy_forbidden,
         ocr_unavailable,
+        blank_pages,
     })
 }
 
@@ -287,6 +290,9 @@ fn extract_beside(
 /// here. A page whose recognition fails keeps what it had, with a warning; when every page
 /// failed, the first reason is returned as why OCR could not run.
 ///
+/// Pages that draw nothing visible ([`renders_blank`]) are not recognised: their 1-based
+/// numbers are added to `blank` and they stay marked `needs_ocr`.
+///
 /// Returns why OCR could not run when pages needed it (with `auto`: a warning too, naming
 /// the package to install; the pages stay marked `needs_ocr`).
 ///
@@ -299,15 +305,32 @@ fn recognise_pages(
     options: &ExtractOptions,
     pages: &mut [PageText],
     garbage_layers: &[u32],
+    blank: &mut Vec<u32>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>, PdfError> {
-    let wanted: Vec<usize> = match options.ocr.mode {
+    let mut wanted: Vec<usize> = match options.ocr.mode {
         OcrMode::Never => Vec::new(),
         OcrMode::Always => (0..pages.len()).collect(),
         OcrMode::Auto => (0..pages.len())
             .filter(|&i| pages[i].needs_ocr || garbage_layers.contains(&pages[i].page_no))
             .collect(),
     };
+    // A page with text is drawn (only a page without any is tested).
+    if let Some(doc) = wanted
+        .iter()
+        .any(|&i| pages[i].needs_ocr)
+        .then(|| open(bytes, name, options.password.as_deref()).ok())
+        .flatten()
+    {
+        wanted.retain(|&i| {
+            let page = &pages[i];
+            let drawn = !page.needs_ocr || !renders_blank(&doc, page.page_no - 1);
+            if !drawn {
+                blank.push(page.page_no);
+            }
+            drawn
+        });
+    }
     if wanted.is_empty() {
         return Ok(None);
     }
@@ -1077,6 +1100,42 @@ fn assemble(
         }
     }
     (blocks, needs_ocr)
+}
+
+/// Resolution (dots per inch) at which [`renders_blank`] draws a page: 6-point text is
+/// still 3 pixels high.
+const BLANK_CHECK_DPI: f32 = 36.0;
+
+/// Most pixels along a page's longer side that [`renders_blank`] draws.
+const BLANK_CHECK_MAX_PIXELS: f32 = 1000.0;
+
+/// Grey level (0 black – 255 white) at or above which a pixel counts as blank paper.
+const BLANK_GREY: u8 = 250;
+
+/// True when page `idx` (0-based) of `doc` draws nothing visible: rendered in grey at
+/// [`BLANK_CHECK_DPI`] (its longer side at most [`BLANK_CHECK_MAX_PIXELS`]), annotations
+/// and widgets included, every pixel is at least [`BLANK_GREY`]. Anti-aliasing keeps even
+/// hairlines and small print below that. False when the page cannot be drawn (OCR then
+/// decides, as before).
+fn renders_blank(doc: &PdfDocument, idx: u32) -> bool {
+    let Ok(page) = doc.load_pdf_page(idx as i32) else {
+        return false;
+    };
+    let Ok(bounds) = page.bounds() else {
+        return false;
+    };
+    let longest = (bounds.x1 - bounds.x0).max(bounds.y1 - bounds.y0);
+    let scale = (BLANK_CHECK_DPI / 72.0).min(BLANK_CHECK_MAX_PIXELS / longest.max(1.0));
+    let Ok(pixmap) = page.to_pixmap(
+        &mupdf::Matrix::new_scale(scale, scale),
+        &mupdf::Colorspace::device_gray(),
+        false,
+        true,
+    ) else {
+        return false;
+    };
+    let samples = pixmap.samples();
+    !samples.is_empty() && samples.iter().all(|&grey| grey >= BLANK_GREY)
 }
 
 /// Recognises page `idx` (0-based) of `doc` with OCR ([`ocr::recognise`]): its text as

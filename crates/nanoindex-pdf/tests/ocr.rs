@@ -6,7 +6,7 @@
 
 use nanoindex_pdf::locate::QuoteFinder;
 use nanoindex_pdf::ocr::find_tessdata;
-use nanoindex_pdf::write::{image_only_copy, PdfBuilder};
+use nanoindex_pdf::write::{image_only_copy, image_only_copy_pages, PdfBuilder};
 use nanoindex_pdf::{extract_bytes, ExtractOptions, OcrMode, OcrOptions, PdfError};
 
 /// The page text: a heading and a paragraph of ordinary business prose with figures.
@@ -169,4 +169,49 @@ fn always_reads_text_pages_too_and_missing_language_data_is_named() {
         doc.pages[0].plain_text().trim(),
         "Governing law is the State of Delaware."
     );
+}
+
+/// A page that draws nothing is not sent to OCR (it could find no text there, and starting
+/// Tesseract for it cost more than reading a whole 10-K): it is listed in `blank_pages`, still
+/// marked `needs_ocr`. A scan of a page of small print beside a scanned blank sheet still
+/// needs OCR, so missing language data is reported for it; with only an empty page beside a
+/// born-digital one, OCR is not needed at all.
+#[test]
+fn blank_pages_are_not_sent_to_ocr() {
+    let mut pdf = PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 90.0, 12.0, false, "Annual Report 2024");
+    pdf.page();
+    pdf.page().text(
+        72.0,
+        90.0,
+        6.0,
+        false,
+        "Small print on an otherwise empty page.",
+    );
+    let written = pdf.to_bytes();
+    // Pages 2 and 3 scanned: a blank sheet, then the small print.
+    let scanned = image_only_copy_pages(&written, "written.pdf", 150.0, Some((2, 3))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let auto_without_data = ExtractOptions {
+        ocr: OcrOptions {
+            mode: OcrMode::Auto,
+            languages: "eng".to_string(),
+            data_dir: Some(dir.path().to_path_buf()),
+        },
+        ..ExtractOptions::default()
+    };
+    let doc = extract_bytes(&scanned, "report.pdf", &auto_without_data).unwrap();
+    assert_eq!(doc.blank_pages, [1]);
+    assert!(doc.pages[0].needs_ocr && doc.pages[1].needs_ocr);
+    let reason = doc
+        .ocr_unavailable
+        .expect("the scanned small print needs OCR");
+    assert!(reason.contains("tesseract-ocr-eng"), "{reason}");
+
+    // As written: text, an empty page, text.
+    let doc = extract_bytes(&written, "report.pdf", &auto_without_data).unwrap();
+    assert_eq!(doc.blank_pages, [2]);
+    assert_eq!(doc.ocr_unavailable, None);
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
 }

@@ -212,6 +212,7 @@ mod tests {
             warnings: Vec::new(),
             copy_forbidden: false,
             ocr_unavailable: None,
+            blank_pages: Vec::new(),
         }
     }
 

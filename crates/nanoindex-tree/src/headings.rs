@@ -65,6 +65,14 @@ fn is_bare_keyword_number(text: &str) -> bool {
 
 /// The trailing page number of a contents entry, if `text` looks like one.
 fn toc_page_number(text: &str) -> Option<u32> {
+    // Most lines end in a word: they are turned away before their words are collected.
+    let last = text.split_whitespace().next_back()?;
+    if !(last.len() <= 3 && last.bytes().all(|b| b.is_ascii_digit())
+        || last.contains('-')
+        || ROMAN_PAGES.contains(&last))
+    {
+        return None;
+    }
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let (&last, rest) = tokens.split_last()?;
     let number = if last.len() <= 3 && last.chars().all(|c| c.is_ascii_digit()) {

@@ -521,8 +521,8 @@ fn a_damaged_file_without_readable_text_is_not_called_a_scan() {
     std::fs::write(&path, &garbled).unwrap();
     let err = run(&path, None).unwrap_err();
     assert!(
-        err.contains("no text layer") && err.contains("OCR found no text"),
-        "intact xref, no text: a scan as far as we can tell, and OCR read nothing: {err}"
+        err.contains("no text layer") && err.contains("every page is blank"),
+        "intact xref, no text drawn: not damaged, and blank (OCR is not run on it): {err}"
     );
     let broken = replace(&garbled, b"startxref\n", b"startxref\n9");
     std::fs::write(&path, &broken).unwrap();

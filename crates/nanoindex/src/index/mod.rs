@@ -141,7 +141,11 @@ impl NanoIndex {
                 }
                 .into());
             }
+            let all_blank = extracted.blank_pages.len() == extracted.pages.len();
             let ocr = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
+                _ if all_blank && !extracted.pages.is_empty() => {
+                    "every page is blank: it draws nothing for OCR to read".to_string()
+                }
                 (nanoindex_pdf::OcrMode::Never, _) => {
                     "OCR needed: run without `--ocr never` to recognise the pages".to_string()
                 }
@@ -165,25 +169,44 @@ impl NanoIndex {
             warnings
                 .push("no page has a text layer; the tree comes from the outline only".to_string());
         }
+        let pages_list = |pages: &[u32]| {
+            let list: Vec<String> = pages.iter().take(20).map(u32::to_string).collect();
+            format!(
+                "{}{}",
+                list.join(", "),
+                if pages.len() > 20 { ", …" } else { "" }
+            )
+        };
+        if has_text && !extracted.blank_pages.is_empty() {
+            warnings.push(format!(
+                "{} of {} pages are blank (they draw nothing; OCR was not run on them): {}",
+                extracted.blank_pages.len(),
+                extracted.page_count,
+                pages_list(&extracted.blank_pages)
+            ));
+        }
         let blank: Vec<u32> = extracted
             .pages
             .iter()
             .filter(|p| p.needs_ocr)
             .map(|p| p.page_no)
             .collect();
-        if has_text && !blank.is_empty() {
-            let list: Vec<String> = blank.iter().take(20).map(u32::to_string).collect();
+        let unread: Vec<u32> = blank
+            .iter()
+            .copied()
+            .filter(|p| !extracted.blank_pages.contains(p))
+            .collect();
+        if has_text && !unread.is_empty() {
             let why = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
                 (nanoindex_pdf::OcrMode::Never, _) => "not read with `--ocr never`".to_string(),
                 (_, Some(reason)) => format!("OCR could not run: {reason}"),
                 _ => "OCR found no text on them either".to_string(),
             };
             warnings.push(format!(
-                "{} of {} pages have no text layer ({why}): {}{}",
-                blank.len(),
+                "{} of {} pages have no text layer ({why}): {}",
+                unread.len(),
                 extracted.page_count,
-                list.join(", "),
-                if blank.len() > 20 { ", …" } else { "" }
+                pages_list(&unread)
             ));
         }
         let page_labels: Vec<String> = extracted
