@@ -161,6 +161,46 @@ fn each_answer_type_is_found_as_a_span_and_stated_in_a_sentence() {
     }
 }
 
+/// "Under the laws of which state is the Servicer organized?" asks where a party was formed,
+/// not which law governs: it is answered from the representation that states it, never from
+/// a definition's "organized under the laws of the United States" (a state asked for is no
+/// country), and the governing-law question still reads the governing-law clause.
+#[test]
+fn where_a_party_is_organized_is_not_the_governing_law() {
+    let mut f = Flow::new();
+    f.heading(16.0, "SERVICING AGREEMENT");
+    f.para(&[
+        "This Servicing Agreement is made between Harbor Funding Trust and Cellhaven Partnership.",
+    ]);
+    f.heading(12.0, "Section 1. Definitions");
+    f.para(&[
+        "\"Eligible Bank\" means a bank organized under the laws of the United States or any",
+        "State that has a short-term deposit rating of at least A-1.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Section 6. Representations of the Servicer");
+    f.para(&[
+        "(a) Organization and Good Standing. The Servicer is a validly existing partnership in",
+        "good standing under the laws of the State of Delaware and has full power to perform.",
+    ]);
+    f.heading(12.0, "Section 11. Governing Law");
+    f.para(&["This Agreement is governed by the laws of the State of New York."]);
+    let (_dir, doc) = prepare(&f.bytes(), "servicing.pdf");
+    for (question, expected) in [
+        (
+            "Under the laws of which state is the Servicer organized?",
+            "Delaware",
+        ),
+        ("Which state's law governs the Agreement?", "New York"),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "place", "{question}");
+        assert!(answer.content.contains(expected), "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [2], "{question}");
+    }
+}
+
 #[test]
 fn parties_definitions_and_notice_periods() {
     let (_dir, doc) = prepare(&agreement(), "license.pdf");

@@ -16,6 +16,32 @@ pub(super) fn years_of(text: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Question words that ask where a party was formed, not which law governs.
+const FORMATION_ASKED: &[&str] = &[
+    "organized",
+    "organised",
+    "incorporated",
+    "formed",
+    "chartered",
+    "domiciled",
+];
+
+/// Stems of the words with which a sentence states where a party was formed ("organized",
+/// "incorporated", "formed", "validly existing", "in good standing", "chartered",
+/// "domiciled").
+const FORMATION_STEMS: &[&str] = &[
+    "organ", "incorpor", "form", "exist", "stand", "charter", "domicil",
+];
+
+/// A party described by the place of its formation: "a Delaware statutory trust", "a New
+/// York banking corporation", "a Delaware limited liability company".
+static ENTITY_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:a|an)\s+(?:[A-Z][a-z]+\s+){1,2}(?:statutory trust|business trust|(?:banking )?corporation|limited liability company|(?:general |limited )?partnership|national banking association|company)",
+    )
+    .expect("entity form pattern")
+});
+
 /// Whether the text before a date ends by naming it as a document's date: "…, dated" or
 /// "dated as of".
 pub(super) fn dates_a_document(before: &str) -> bool {
@@ -207,8 +233,19 @@ pub(super) fn span_candidates(
     let asks_parties = kind == AnswerType::Party
         && lower_part.contains("parties")
         && crate::ask::session::asks_for_parties(part);
-    let needs_law =
-        kind == AnswerType::Place && (lower_part.contains("law") || lower_part.contains("govern"));
+    // "Under the laws of which state is the Servicer organized?" asks where a party was
+    // formed ("a validly existing partnership … under the laws of the State of Delaware"),
+    // not which law governs the agreement: the sentence must say so.
+    let asks_formation =
+        kind == AnswerType::Place && FORMATION_ASKED.iter().any(|w| lower_part.contains(w));
+    let needs_law = kind == AnswerType::Place
+        && !asks_formation
+        && (lower_part.contains("law") || lower_part.contains("govern"));
+    // A state asked for is no country ("organized under the laws of the United States").
+    let asks_state = kind == AnswerType::Place
+        && ["which state", "what state"]
+            .iter()
+            .any(|w| lower_part.contains(w));
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
@@ -256,8 +293,20 @@ pub(super) fn span_candidates(
         {
             continue;
         }
+        if asks_formation
+            && !unit
+                .terms
+                .iter()
+                .any(|t| FORMATION_STEMS.iter().any(|s| t.starts_with(s)))
+            && !ENTITY_FORM.is_match(&unit.text)
+        {
+            continue;
+        }
         let rank = page_rank(input, unit.page_no);
         let mut found = spans::find(kind, &unit.text, noun.as_deref());
+        if asks_state {
+            found.retain(|r| !unit.text[r.clone()].eq_ignore_ascii_case("united states"));
+        }
         // A name under the label the question asks ("Funder:" over "Getting It Right First
         // Time (GIRFT)") is the field's whole value, whatever form the name takes.
         if found.is_empty()
