@@ -201,6 +201,40 @@ fn where_a_party_is_organized_is_not_the_governing_law() {
     }
 }
 
+/// A question that names its document in a closing phrase ("… on the proposed hazardous
+/// liquid pipeline directive?", words the notice itself hardly uses) asks with its other
+/// words, even where the first page's capitalised caption lines hold them too ("FOR FURTHER
+/// INFORMATION CONTACT"): the contact is found, not a signatory.
+#[test]
+fn a_question_naming_its_document_at_the_end_asks_with_its_other_words() {
+    let mut f = Flow::new();
+    f.heading(14.0, "PIPELINE SAFETY NOTICE");
+    f.heading(10.0, "FOR FURTHER INFORMATION CONTACT");
+    f.para(&[
+        "FOR FURTHER INFORMATION CONTACT: Dana Whitfield, Manager, Office of Pipeline Safety, 1200",
+        "New Jersey Avenue, Washington, DC; telephone 202-555-0147.",
+    ]);
+    f.para(&[
+        "This notice proposes a rule on the inspection of gas transmission lines, and the",
+        "agency invites comments on the proposal within sixty days of publication.",
+    ]);
+    f.para(&[
+        "Issued in Washington, DC, by Alan Brooks, Associate Administrator for Pipeline Safety.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "notice.pdf");
+    let question =
+        "Who is the contact for further information on the proposed hazardous liquid pipeline directive?";
+    let answer = ask_reader(&doc, question);
+    assert_eq!(kind(&answer, 0), "person");
+    assert!(answer.content.contains("Dana Whitfield"), "{answer:#?}");
+    assert_eq!(
+        answer.status,
+        Some(AnswerStatus::Answered),
+        "{:#}",
+        answer.trace.as_ref().unwrap()["reader"]
+    );
+}
+
 #[test]
 fn parties_definitions_and_notice_periods() {
     let (_dir, doc) = prepare(&agreement(), "license.pdf");

@@ -386,7 +386,7 @@ pub struct ReaderInput<'a> {
 pub fn read(input: &ReaderInput<'_>, question: &str) -> Vec<PartReading> {
     let units = units(input);
     let whole = QueryAnalysis::new(question);
-    let naming = naming_terms(input);
+    let naming = naming_terms(input, question);
     answer_type::parts(question)
         .into_iter()
         .map(|part| {
@@ -411,12 +411,45 @@ pub const INSTRUCTION_FACTOR: f32 = 0.5;
 const NAMING_WEIGHT: f32 = nanoindex_retrieve::index::NAMING_WEIGHT;
 
 /// Stems of the terms that name the document (see
-/// [`RetrievalIndex::naming_text`](nanoindex_retrieve::RetrievalIndex::naming_text)):
-/// questions name the document ("under the Reynolds transition services agreement",
-/// "Apple's"), while the sentence that answers rarely repeats it.
-fn naming_terms(input: &ReaderInput<'_>) -> HashSet<String> {
-    stems(input.index.naming_text()).into_iter().collect()
+/// [`RetrievalIndex::naming_text`](nanoindex_retrieve::RetrievalIndex::naming_text)), and
+/// those of the phrase with which `question` ends by naming it ([`DOCUMENT_PHRASE`]: "… on
+/// the proposed 737 MAX airworthiness directive?"): questions name the document ("under
+/// the Reynolds transition services agreement", "Apple's"), while the sentence that answers
+/// rarely repeats it.
+///
+/// A question that names its document in such a phrase asks with its other words: those are
+/// no naming terms, unless the file's name has them too. (A Federal Register notice's first
+/// page heads a paragraph "FOR FURTHER INFORMATION CONTACT:", yet "Who is the contact for
+/// further information on the proposed … directive?" asks for exactly that.)
+fn naming_terms(input: &ReaderInput<'_>, question: &str) -> HashSet<String> {
+    let naming_text = input.index.naming_text();
+    let mut naming: HashSet<String> = stems(naming_text).into_iter().collect();
+    let question = question.trim_end();
+    if let Some(phrase) = DOCUMENT_PHRASE.captures(question).and_then(|c| c.get(1)) {
+        let file_name: HashSet<String> = stems(naming_text.lines().next().unwrap_or(""))
+            .into_iter()
+            .collect();
+        for asked in stems(&question[..phrase.start()]) {
+            if !file_name.contains(&asked) {
+                naming.remove(&asked);
+            }
+        }
+        naming.extend(stems(phrase.as_str()));
+    }
+    naming
 }
+
+/// A question's closing phrase that names the document by its kind: "under the Verizon
+/// transfer and servicing agreement?", "on the proposed 737 MAX airworthiness directive?",
+/// "in Boeing's 2022 10-K?" (group 1: the words from the name to the kind). Kinds that are
+/// also what a question asks about (a court's decision or order, a statement of the
+/// financial statements) are not in it.
+static DOCUMENT_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:in|on|of|under|for|to|from|by)\s+(?:the|this|that|its|[\w.&-]+['’]s)\s+((?:[\w.&'’-]+\s+){0,6}?(?:agreement|contract|directive|regulation|rule|protocol|policy|prospectus|filing|10-k|10-q|8-k|paper|amendment|report))\s*[?.]?$",
+    )
+    .expect("document phrase pattern")
+});
 
 /// Score factor of a yes/no candidate that lacks what the question asks "any" of.
 const ANY_FOCUS_FACTOR: f32 = 0.8;
@@ -1265,6 +1298,41 @@ mod tests {
         assert_eq!(
             defined_term("What does Hospital mean").as_deref(),
             Some("Hospital")
+        );
+    }
+
+    #[test]
+    fn a_question_names_its_document_in_its_closing_phrase() {
+        let phrase = |q: &str| {
+            DOCUMENT_PHRASE
+                .captures(q)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str().to_string())
+        };
+        assert_eq!(
+            phrase("Who is the FAA contact for further information on the proposed 737 MAX airworthiness directive?").as_deref(),
+            Some("proposed 737 MAX airworthiness directive")
+        );
+        assert_eq!(
+            phrase("Under the laws of which state is the Servicer organized under the Verizon transfer and servicing agreement?").as_deref(),
+            Some("Verizon transfer and servicing agreement")
+        );
+        assert_eq!(
+            phrase("What was Boeing's revenue in Boeing's 2022 10-K?").as_deref(),
+            Some("2022 10-K")
+        );
+        // Statements and a court's decisions are what questions ask about.
+        assert_eq!(
+            phrase("What is the capital expenditure shown in the cash flow statement?"),
+            None
+        );
+        assert_eq!(
+            phrase("What did the court do with the Court of Appeals decision?"),
+            None
+        );
+        assert_eq!(
+            phrase("What is the royalty rate for the licensed products?"),
+            None
         );
     }
 

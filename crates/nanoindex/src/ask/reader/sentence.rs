@@ -37,7 +37,7 @@ const FORMATION_STEMS: &[&str] = &[
 /// York banking corporation", "a Delaware limited liability company".
 static ENTITY_FORM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:a|an)\s+(?:[A-Z][a-z]+\s+){1,2}(?:statutory trust|business trust|(?:banking )?corporation|limited liability company|(?:general |limited )?partnership|national banking association|company)",
+        r"\b(?:a|an)\s+(?:[A-Z][a-z]+\s+){1,2}(?:statutory trust|business trust|(?:banking )?corporation|limited liability company|(?:general |limited )?partnership|national banking association|company)\b",
     )
     .expect("entity form pattern")
 });
