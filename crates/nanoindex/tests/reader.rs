@@ -162,15 +162,17 @@ fn each_answer_type_is_found_as_a_span_and_stated_in_a_sentence() {
 }
 
 /// "Under the laws of which state is the Servicer organized?" asks where a party was formed,
-/// not which law governs: it is answered from the representation that states it, never from
-/// a definition's "organized under the laws of the United States" (a state asked for is no
-/// country), and the governing-law question still reads the governing-law clause.
+/// not which law governs: it is answered from the representation that states it (or from
+/// the preamble's "a Nevada statutory trust, as issuer"), never from a definition's
+/// "organized under the laws of the United States" (a state asked for is no country), and
+/// the governing-law question still reads the governing-law clause.
 #[test]
 fn where_a_party_is_organized_is_not_the_governing_law() {
     let mut f = Flow::new();
     f.heading(16.0, "SERVICING AGREEMENT");
     f.para(&[
-        "This Servicing Agreement is made between Harbor Funding Trust and Cellhaven Partnership.",
+        "This Servicing Agreement is made between Harbor Funding Trust, a Nevada statutory",
+        "trust, as issuer (the \"Issuer\"), and Cellhaven Partnership, as servicer.",
     ]);
     f.heading(12.0, "Section 1. Definitions");
     f.para(&[
@@ -183,6 +185,12 @@ fn where_a_party_is_organized_is_not_the_governing_law() {
         "(a) Organization and Good Standing. The Servicer is a validly existing partnership in",
         "good standing under the laws of the State of Delaware and has full power to perform.",
     ]);
+    f.heading(12.0, "Section 8. Servicing Fee");
+    f.para(&[
+        "The Issuer shall pay the Servicer a monthly fee. The Issuer may replace the Servicer",
+        "after a default, and the Issuer shall give notice of any replacement to the Issuer's",
+        "noteholders.",
+    ]);
     f.heading(12.0, "Section 11. Governing Law");
     f.para(&["This Agreement is governed by the laws of the State of New York."]);
     let (_dir, doc) = prepare(&f.bytes(), "servicing.pdf");
@@ -192,12 +200,18 @@ fn where_a_party_is_organized_is_not_the_governing_law() {
             "Delaware",
         ),
         ("Which state's law governs the Agreement?", "New York"),
+        // "a Nevada statutory trust, as issuer" says it in other words.
+        (
+            "Under the laws of which state is the Issuer organized?",
+            "Nevada",
+        ),
     ] {
         let answer = ask_reader(&doc, question);
         assert_eq!(kind(&answer, 0), "place", "{question}");
         assert!(answer.content.contains(expected), "{question}: {answer:#?}");
         assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
-        assert_eq!(answer.citations[0].pages, [2], "{question}");
+        let page = if expected == "Nevada" { 1 } else { 2 };
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
 }
 

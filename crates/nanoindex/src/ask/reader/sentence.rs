@@ -33,6 +33,9 @@ const FORMATION_STEMS: &[&str] = &[
     "organ", "incorpor", "form", "exist", "stand", "charter", "domicil",
 ];
 
+/// Stems of the question words that a party's entity form ([`ENTITY_FORM`]) states.
+const FORMATION_IMPLIED: &[&str] = &["organ", "incorpor", "form", "state", "law"];
+
 /// A party described by the place of its formation: "a Delaware statutory trust", "a New
 /// York banking corporation", "a Delaware limited liability company".
 static ENTITY_FORM: LazyLock<Regex> = LazyLock::new(|| {
@@ -280,6 +283,15 @@ pub(super) fn span_candidates(
         // names the parties whatever words the question uses.
         let preamble = asks_parties && crate::ask::session::PREAMBLE.is_match(&unit.text);
         let cov = if preamble { cov.max(MIN_COVERAGE) } else { cov };
+        // "a Delaware statutory trust, as issuer" says where the issuer was formed, under
+        // which state's laws, in other words.
+        let cov = if asks_formation && ENTITY_FORM.is_match(&unit.text) {
+            cov.max(coverage_by(weights, |t| {
+                unit.terms.contains(t) || FORMATION_IMPLIED.iter().any(|s| t.starts_with(s))
+            }))
+        } else {
+            cov
+        };
         if cov <= 0.0 {
             continue;
         }
