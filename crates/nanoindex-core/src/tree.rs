@@ -370,7 +370,8 @@ pub struct ExtractionMetadata {
     /// Printed page label of each page (index 0 is page 1), when the PDF defines labels.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub page_labels: Vec<String>,
-    /// 1-based pages with no usable text layer (OCR would be needed).
+    /// 1-based pages with no usable text layer (OCR would be needed); pages that draw
+    /// nothing at all are not listed (OCR could find nothing on them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages_without_text: Vec<u32>,
     /// Pages whose text was recognised by OCR, with the share of clean words of each.

@@ -497,6 +497,29 @@ fn a_decomposed_password_opens_a_file_locked_with_the_composed_one() {
     assert!(run(&pdf, Some("passwort")).is_err());
 }
 
+/// A page that draws nothing is named blank, not sent to OCR and not listed among the pages
+/// without text (those OCR would read), so a tree with one is complete without OCR.
+#[test]
+fn a_blank_page_is_reported_as_blank_not_as_needing_ocr() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pdf = nanoindex_pdf::write::PdfBuilder::new();
+    pdf.page()
+        .text(72.0, 72.0, 12.0, false, "Annual report of Harbor Mills.");
+    pdf.page();
+    let path = dir.path().join("with-blank.pdf");
+    std::fs::write(&path, pdf.to_bytes()).unwrap();
+    let doc = run(&path, None).unwrap();
+    let meta = &doc.tree.extraction_metadata;
+    assert!(meta.pages_without_text.is_empty(), "{meta:?}");
+    assert!(
+        meta.warnings
+            .iter()
+            .any(|w| w.starts_with("1 of 2 pages are blank") && w.ends_with(": 2")),
+        "{:?}",
+        meta.warnings
+    );
+}
+
 /// A damaged file whose text cannot be read is reported as damaged, never as "OCR needed":
 /// here the text operators of a written page are garbled and its cross-reference offset
 /// broken, as truncation or a lost encryption dictionary leave a file.

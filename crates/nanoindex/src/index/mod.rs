@@ -185,16 +185,11 @@ impl NanoIndex {
                 pages_list(&extracted.blank_pages)
             ));
         }
-        let blank: Vec<u32> = extracted
+        let unread: Vec<u32> = extracted
             .pages
             .iter()
-            .filter(|p| p.needs_ocr)
+            .filter(|p| p.needs_ocr && !extracted.blank_pages.contains(&p.page_no))
             .map(|p| p.page_no)
-            .collect();
-        let unread: Vec<u32> = blank
-            .iter()
-            .copied()
-            .filter(|p| !extracted.blank_pages.contains(p))
             .collect();
         if has_text && !unread.is_empty() {
             let why = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
@@ -230,7 +225,7 @@ impl NanoIndex {
             } else {
                 Vec::new()
             },
-            pages_without_text: blank,
+            pages_without_text: unread,
             ocr_pages: extracted
                 .pages
                 .iter()
