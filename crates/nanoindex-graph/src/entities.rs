@@ -565,6 +565,28 @@ mod tests {
             .unwrap_or_else(|| panic!("no {kind} `{name}` in {entities:#?}"))
     }
 
+    /// One pass of the automaton finds what searching for each phrase on its own did: every
+    /// phrase present, at its first occurrence, in lexicon order (a phrase inside another
+    /// and repeated phrases included, on text with non-ASCII characters).
+    #[test]
+    fn metric_mentions_are_each_phrase_at_its_first_occurrence() {
+        let phrases: Vec<&str> = METRICS
+            .iter()
+            .filter(|m| m.quantity)
+            .flat_map(|m| m.prose_phrases.iter().copied())
+            .collect();
+        let line = "über net revenue — revenue rose; net revenue and operating income, then \
+                    net income, net revenue again and revenue éclair";
+        let lower = line.to_lowercase();
+        let by_find: Vec<(&str, usize)> = phrases
+            .iter()
+            .filter_map(|p| lower.find(p).map(|at| (*p, at)))
+            .collect();
+        assert!(by_find.len() >= 3, "{by_find:?}");
+        assert_eq!(metric_mentions(&lower), by_find);
+        assert!(metric_mentions("nothing to see here").is_empty());
+    }
+
     #[test]
     fn contract_entities_and_defined_terms() {
         let t = tree(&[

@@ -290,7 +290,7 @@ fn extract_beside(
 /// here. A page whose recognition fails keeps what it had, with a warning; when every page
 /// failed, the first reason is returned as why OCR could not run.
 ///
-/// Pages that draw nothing visible ([`renders_blank`]) are not recognised: their 1-based
+/// Pages without text that draw nothing visible ([`renders_blank`]) are not recognised: their 1-based
 /// numbers are added to `blank` and they stay marked `needs_ocr`.
 ///
 /// Returns why OCR could not run when pages needed it (with `auto`: a warning too, naming

@@ -544,7 +544,7 @@ fn a_damaged_file_without_readable_text_is_not_called_a_scan() {
     std::fs::write(&path, &garbled).unwrap();
     let err = run(&path, None).unwrap_err();
     assert!(
-        err.contains("no text layer") && err.contains("every page is blank"),
+        err.contains("no text layer") && err.contains("no page draws anything"),
         "intact xref, no text drawn: not damaged, and blank (OCR is not run on it): {err}"
     );
     let broken = replace(&garbled, b"startxref\n", b"startxref\n9");

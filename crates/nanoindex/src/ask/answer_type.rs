@@ -325,6 +325,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
             "commencement date",
             "filed on",
             "decided on",
+            // A span of months ("April 2023 – October 2024") is dated like a day.
+            "over what period",
+            "during what period",
+            "for what period",
         ])
     {
         return AnswerType::Date;

@@ -144,7 +144,7 @@ impl NanoIndex {
             let all_blank = extracted.blank_pages.len() == extracted.pages.len();
             let ocr = match (self.config.ocr.mode, &extracted.ocr_unavailable) {
                 _ if all_blank && !extracted.pages.is_empty() => {
-                    "every page is blank: it draws nothing for OCR to read".to_string()
+                    "no page draws anything (blank, or its content could not be drawn)".to_string()
                 }
                 (nanoindex_pdf::OcrMode::Never, _) => {
                     "OCR needed: run without `--ocr never` to recognise the pages".to_string()

@@ -425,28 +425,46 @@ fn naming_terms(input: &ReaderInput<'_>, question: &str) -> HashSet<String> {
     let naming_text = input.index.naming_text();
     let mut naming: HashSet<String> = stems(naming_text).into_iter().collect();
     let question = question.trim_end();
-    if let Some(phrase) = DOCUMENT_PHRASE.captures(question).and_then(|c| c.get(1)) {
-        let file_name: HashSet<String> = stems(naming_text.lines().next().unwrap_or(""))
-            .into_iter()
-            .collect();
-        for asked in stems(&question[..phrase.start()]) {
+    let Some((whole, phrase)) = DOCUMENT_PHRASE
+        .captures(question)
+        .and_then(|c| Some((c.get(1)?, c.get(2)?)))
+    else {
+        return naming;
+    };
+    // The phrase names this document only if the document's name or caption has one of its
+    // words ("under the First Amendment" names a law, not a court's opinion).
+    let phrase_stems = stems(phrase.as_str());
+    if !phrase_stems.iter().any(|s| naming.contains(s)) {
+        return naming;
+    }
+    let file_name: HashSet<String> = stems(naming_text.lines().next().unwrap_or(""))
+        .into_iter()
+        .collect();
+    // Lowercase words only: a capitalised one ("FAA", "Boeing's") names a party.
+    for word in question[..whole.start()]
+        .split_whitespace()
+        .filter(|w| w.starts_with(|c: char| c.is_lowercase()))
+    {
+        for asked in stems(word) {
             if !file_name.contains(&asked) {
                 naming.remove(&asked);
             }
         }
-        naming.extend(stems(phrase.as_str()));
     }
+    naming.extend(stems(&question[whole.start()..]));
     naming
 }
 
 /// A question's closing phrase that names the document by its kind: "under the Verizon
 /// transfer and servicing agreement?", "on the proposed 737 MAX airworthiness directive?",
-/// "in Boeing's 2022 10-K?" (group 1: the words from the name to the kind). Kinds that are
-/// also what a question asks about (a court's decision or order, a statement of the
-/// financial statements) are not in it.
+/// "in Boeing's 2022 10-K?" (group 1: from the preposition on; group 2: the words from the
+/// name to the kind). The last such phrase is taken ("the royalty rate for the licensed
+/// products under the agreement?": "under the agreement"). Kinds that are also what a
+/// question asks about (a court's decision or order, a statement of the financial
+/// statements) are not in it.
 static DOCUMENT_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:in|on|of|under|for|to|from|by)\s+(?:the|this|that|its|[\w.&-]+['’]s)\s+((?:[\w.&'’-]+\s+){0,6}?(?:agreement|contract|directive|regulation|rule|protocol|policy|prospectus|filing|10-k|10-q|8-k|paper|amendment|report))\s*[?.]?$",
+        r"(?i)^.*\b((?:in|on|of|under|for|to|from|by)\s+(?:the|this|that|its|[\w.&-]+['’]s)\s+((?:[\w.&'’-]+\s+){0,6}?(?:agreement|contract|directive|regulation|rule|protocol|policy|prospectus|filing|10-k|10-q|8-k|paper|amendment|report)))\s*[?.]?$",
     )
     .expect("document phrase pattern")
 });
@@ -1306,7 +1324,7 @@ mod tests {
         let phrase = |q: &str| {
             DOCUMENT_PHRASE
                 .captures(q)
-                .and_then(|c| c.get(1))
+                .and_then(|c| c.get(2))
                 .map(|m| m.as_str().to_string())
         };
         assert_eq!(
@@ -1333,6 +1351,12 @@ mod tests {
         assert_eq!(
             phrase("What is the royalty rate for the licensed products?"),
             None
+        );
+        // The last phrase, not one that starts earlier and takes the asked words with it.
+        assert_eq!(
+            phrase("What is the royalty rate for the licensed products under the agreement?")
+                .as_deref(),
+            Some("agreement")
         );
     }
 

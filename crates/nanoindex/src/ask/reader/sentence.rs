@@ -16,22 +16,21 @@ pub(super) fn years_of(text: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Question words that ask where a party was formed, not which law governs.
-const FORMATION_ASKED: &[&str] = &[
-    "organized",
-    "organised",
-    "incorporated",
-    "formed",
-    "chartered",
-    "domiciled",
-];
+/// Question words that ask where a party was formed, not which law governs (whole words:
+/// "performed" asks no such thing).
+static FORMATION_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:organi[sz]ed|incorporated|formed|chartered|domiciled)\b")
+        .expect("formation question pattern")
+});
 
-/// Stems of the words with which a sentence states where a party was formed ("organized",
-/// "incorporated", "formed", "validly existing", "in good standing", "chartered",
-/// "domiciled").
-const FORMATION_STEMS: &[&str] = &[
-    "organ", "incorpor", "form", "exist", "stand", "charter", "domicil",
-];
+/// How a sentence states where a party was formed: "organized", "incorporated", "formed",
+/// "validly existing", "in good standing", "chartered", "domiciled".
+static FORMATION_STATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:organi[sz]ed|organi[sz]ation|incorporated|formed|validly existing|in good standing|chartered|domiciled)\b",
+    )
+    .expect("formation statement pattern")
+});
 
 /// Stems of the question words that a party's entity form ([`ENTITY_FORM`]) states.
 const FORMATION_IMPLIED: &[&str] = &["organ", "incorpor", "form", "state", "law"];
@@ -40,7 +39,7 @@ const FORMATION_IMPLIED: &[&str] = &["organ", "incorpor", "form", "state", "law"
 /// York banking corporation", "a Delaware limited liability company".
 static ENTITY_FORM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:a|an)\s+(?:[A-Z][a-z]+\s+){1,2}(?:statutory trust|business trust|(?:banking )?corporation|limited liability company|(?:general |limited )?partnership|national banking association|company)\b",
+        r"\b[Aa]n?\s+(?:[A-Z][a-z]+\s+){1,2}(?i:statutory trust|business trust|real estate investment trust|(?:banking )?corporation|limited liability company|(?:general |limited )?partnership|national banking association|company)\b",
     )
     .expect("entity form pattern")
 });
@@ -239,16 +238,15 @@ pub(super) fn span_candidates(
     // "Under the laws of which state is the Servicer organized?" asks where a party was
     // formed ("a validly existing partnership … under the laws of the State of Delaware"),
     // not which law governs the agreement: the sentence must say so.
-    let asks_formation =
-        kind == AnswerType::Place && FORMATION_ASKED.iter().any(|w| lower_part.contains(w));
+    let asks_formation = kind == AnswerType::Place && FORMATION_ASKED.is_match(&lower_part);
     let needs_law = kind == AnswerType::Place
         && !asks_formation
         && (lower_part.contains("law") || lower_part.contains("govern"));
     // A state asked for is no country ("organized under the laws of the United States").
     let asks_state = kind == AnswerType::Place
-        && ["which state", "what state"]
-            .iter()
-            .any(|w| lower_part.contains(w));
+        && ["which state", "what state"].iter().any(|w| {
+            lower_part.contains(&format!("{w} ")) || lower_part.contains(&format!("{w}?"))
+        });
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
@@ -306,10 +304,7 @@ pub(super) fn span_candidates(
             continue;
         }
         if asks_formation
-            && !unit
-                .terms
-                .iter()
-                .any(|t| FORMATION_STEMS.iter().any(|s| t.starts_with(s)))
+            && !FORMATION_STATED.is_match(&unit.text)
             && !ENTITY_FORM.is_match(&unit.text)
         {
             continue;
