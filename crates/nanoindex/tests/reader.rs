@@ -213,6 +213,10 @@ fn where_a_party_is_organized_is_not_the_governing_law() {
         let page = if expected == "Nevada" { 1 } else { 2 };
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
+    // The definition names only a country: no state is given for an Eligible Bank.
+    let question = "Under the laws of which state is an Eligible Bank organized?";
+    let answer = ask_reader(&doc, question);
+    assert_ne!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
 }
 
 /// A question that names its document in a closing phrase ("… on the proposed hazardous

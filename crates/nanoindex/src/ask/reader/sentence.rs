@@ -249,6 +249,22 @@ pub(super) fn span_candidates(
         });
     // The question's own word stems (not the lexicon's expansions of its metric).
     let own_terms = stems(part);
+    // The party a formation question asks about ("the Issuer", "an Eligible Bank"): its
+    // words, those that name neither the document nor formation, state or law ("under the
+    // laws of").
+    let formed_party: Vec<&String> = if asks_formation {
+        own_terms
+            .iter()
+            .filter(|t| {
+                !naming.contains(*t)
+                    && *t != "under"
+                    && !FORMATION_IMPLIED.iter().any(|s| t.starts_with(s))
+                    && weights.iter().any(|(w, _)| w == *t)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let noun_stems: Vec<String> = noun.as_deref().map(stems).unwrap_or_default();
     // An effective, due or expiry date is stated as such; "Service Bulletin 737–31–1860,
     // dated June 12, 2020" dates another document.
@@ -304,8 +320,9 @@ pub(super) fn span_candidates(
             continue;
         }
         if asks_formation
-            && !FORMATION_STATED.is_match(&unit.text)
-            && !ENTITY_FORM.is_match(&unit.text)
+            && (!FORMATION_STATED.is_match(&unit.text) && !ENTITY_FORM.is_match(&unit.text)
+                || !formed_party.is_empty()
+                    && !formed_party.iter().any(|t| unit.terms.contains(*t)))
         {
             continue;
         }
