@@ -1824,3 +1824,133 @@ fn a_recurring_day_answers_when_something_happens_each_year() {
         "{answer:#?}"
     );
 }
+
+/// A 10-Q's prose that pairs two lists ("…, respectively"): each figure is the date or the
+/// reporting period in its place of the other list. And a segment's figure stated in a
+/// sentence is chosen over a statement row that shares only the word "revenue" with the
+/// question.
+#[test]
+fn a_figure_of_a_paired_list_is_the_date_or_period_in_its_place() {
+    let mut f = Flow::new();
+    f.heading(14.0, "Note 6 - Debt");
+    f.para(&[
+        "As of July 1, 2023 and September 24, 2022, the Company had $4.0 billion and $10.0",
+        "billion of Commercial Paper outstanding, respectively.",
+    ]);
+    f.heading(14.0, "Note 7 - Income Taxes");
+    f.para(&[
+        "The income tax as a percentage of income before income tax was an expense of 11.4%",
+        "and 10.4% for the second quarter and first half of fiscal year 2024, respectively.",
+    ]);
+    f.new_page();
+    f.heading(14.0, "Segment Discussion");
+    f.para(&[
+        "Automotive revenue for the second quarter of fiscal year 2024 was $253 million, up",
+        "15% from a year ago, driven by self-driving platforms.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "quarter.pdf");
+    for (question, expected, not) in [
+        (
+            "How much commercial paper did the Company have outstanding as of July 1, 2023?",
+            "$4.0 billion",
+            "$10.0 billion",
+        ),
+        (
+            "How much commercial paper did the Company have outstanding as of September 24, 2022?",
+            "$10.0 billion",
+            "$4.0 billion",
+        ),
+        (
+            "What was the income tax as a percentage of income before income tax for the first half of fiscal year 2024?",
+            "10.4%",
+            "11.4%",
+        ),
+        (
+            "What was the income tax as a percentage of income before income tax for the second quarter of fiscal year 2024?",
+            "11.4%",
+            "10.4%",
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(
+            answer.content.contains(expected) && !answer.content.contains(not),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+    }
+}
+
+/// An Indian health policy's wording: amounts in a rupee font whose "₹" is the grave accent,
+/// a length with its unit set against the number ("60days"), one counted in "continuous"
+/// months, and questions that ask for an age, a value or what is payable. And a court's
+/// case number, which is its docket number.
+#[test]
+fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
+    let mut f = Flow::new();
+    f.heading(14.0, "Benefits covered under the policy");
+    f.heading(12.0, "4. Pre Hospitalisation expenses");
+    f.para(&[
+        "We will cover the Pre-hospitalization Medical Expenses incurred in respect of the",
+        "Insured Person for up to 60days immediately before the Insured Person's Admission.",
+    ]);
+    f.heading(12.0, "6. Donor Expenses");
+    f.para(&["Benefit subject to an overall limit of ` 10,00,000 only."]);
+    f.heading(12.0, "10. Domestic road ambulance cover");
+    f.para(&[
+        "Our maximum liability under this Benefit for every claim will be restricted to 1% of",
+        "the Annual Sum Insured maximum up to `10,000.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "8. Moratorium Period");
+    f.para(&[
+        "After completion of sixty continuous months of coverage, no claim shall be",
+        "contestable except on grounds of established fraud. This period of sixty continuous",
+        "months is called as Moratorium Period.",
+    ]);
+    f.heading(12.0, "Eligibility");
+    f.para(&["Dependent children between the age 3 months to 25 years may be covered."]);
+    f.new_page();
+    f.heading(12.0, "SUPREME COURT OF THE UNITED STATES");
+    f.para(&["No. 11-889. Argued April 23, 2013. Decided June 13, 2013."]);
+    f.para(&["The Red River Compact allocates water rights among four States."]);
+    let (_dir, doc) = prepare(&f.bytes(), "policy.pdf");
+    for (question, expected, page) in [
+        (
+            "For how many days before admission are pre-hospitalisation expenses covered?",
+            "60days",
+            1,
+        ),
+        (
+            "What is the overall limit on donor expenses?",
+            "₹10,00,000",
+            1,
+        ),
+        (
+            "What is the maximum payable for domestic road ambulance per claim?",
+            "₹10,000",
+            1,
+        ),
+        (
+            "After how many months of continuous coverage does the moratorium period apply?",
+            "sixty continuous months",
+            2,
+        ),
+        (
+            "Up to what age can dependent children be covered?",
+            "25 years",
+            2,
+        ),
+        ("What is the docket number of the case?", "No. 11-889", 3),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(
+            answer
+                .content
+                .to_lowercase()
+                .contains(&expected.to_lowercase()),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}

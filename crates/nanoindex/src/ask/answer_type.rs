@@ -236,6 +236,15 @@ pub fn classify_wording(question: &str) -> AnswerType {
     {
         return AnswerType::Text;
     }
+    // "Up to what age can children be covered?" asks for an age, a length of time ("25
+    // years"), whatever else it names ("maximum", "limit").
+    if has(&["what age", "which age", "how old"]) {
+        return AnswerType::Duration;
+    }
+    // "On which day of each month is the Payment Date?" asks for a day, not a payment.
+    if has(&["which day", "what day"]) {
+        return AnswerType::Date;
+    }
     // "How much (prior written) notice …" asks for a length of time.
     if (q.starts_with("how much") || q.starts_with("within")) && has(&["notice", "time", "advance"])
     {
@@ -436,6 +445,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "usd",
         "dollars",
         "sum insured",
+        // "Above what value of a dispute …", "What is the maximum payable for …".
+        "what value",
+        "which value",
+        "payable",
         "premium",
         "deductible",
         "cap",
@@ -703,6 +716,22 @@ mod tests {
             ),
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
+            (
+                "What is the maximum payable for road ambulance per claim?",
+                AnswerType::Amount,
+            ),
+            (
+                "Above what value of a dispute may a party ask for three arbitrators?",
+                AnswerType::Amount,
+            ),
+            (
+                "Up to what age can dependent children be covered?",
+                AnswerType::Duration,
+            ),
+            (
+                "On which day of each month is the Payment Date?",
+                AnswerType::Date,
+            ),
             (
                 "What were restructuring charges in 2022?",
                 AnswerType::Amount,

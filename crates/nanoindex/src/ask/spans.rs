@@ -58,7 +58,7 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?(?:[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|clear\s+)?(?:minute|day|week|month|year|hour|millisecond|microsecond)s?(?:\b|\d{{1,2}}\b)|[\s-]+seconds\b|\s?(?:ms|msec|secs)\b)"
+        r"(?i)\b(?:between\s+(?:\d+(?:\.\d+)?|{NUMBER_WORD})\s+and\s+|\d+(?:\.\d+)?\s*(?:[-–]|\s+to\s+)\s*)?(?:\d+(?:\.\d+)?|{NUMBER_WORD})(?:\s*\(\d+\))?(?:(?:[\s-]+(?:full\s+|business\s+|calendar\s+|working\s+|consecutive\s+|continuous\s+|clear\s+)?|(?-i:\B))(?:minute|day|week|month|year|hour|millisecond|microsecond)s?(?:\b|\d{{1,2}}\b)|[\s-]+seconds\b|\s?(?:ms|msec|secs)\b)"
     ))
 });
 
@@ -76,6 +76,9 @@ static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(&format!(
             r"(?:US\$|USD|U\.S\.\s?\$|\$|Rs\.?|INR|₹|€|EUR|£|GBP)\s?\(?\d[\d,]*(?:\.\d+)?\)?{scale}"
         )),
+        // The rupee sign of Indian documents set in a font that draws "₹" for the grave
+        // accent (the Rupee Foradian convention): "` 10,00,000", "`10,000".
+        compile(&format!(r"`\s?\d[\d,]*(?:\.\d+)?{scale}")),
         compile(
             r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million|billion|thousand)?\s*(?:dollars|rupees|euros|pounds)\b",
         ),
@@ -321,7 +324,16 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 } else {
                     m.end()
                 };
-                found.push(start..end);
+                // "3 months to 25 years": a range whose ends each have their unit is one
+                // span (an age band, "from 30 days to 60 days").
+                match found.last_mut() {
+                    Some(last)
+                        if matches!(sentence[last.end..start].trim(), "to" | "-" | "–" | "—") =>
+                    {
+                        last.end = end;
+                    }
+                    _ => found.push(start..end),
+                }
             }
         }
         AnswerType::Percentage => add(&PERCENT),
@@ -731,6 +743,14 @@ mod tests {
             ),
             ["$2,500,000", "Rs. 5,000", "$1.2 billion"]
         );
+        // The grave accent that a rupee font draws as "₹".
+        assert_eq!(
+            spans(
+                AnswerType::Amount,
+                "an overall limit of ` 10,00,000 only, maximum up to `10,000; in 2023 `"
+            ),
+            ["` 10,00,000", "`10,000"]
+        );
         assert_eq!(
             spans(AnswerType::Percentage, "grew 195% and fell 2.5 percent"),
             ["195%", "2.5 percent"]
@@ -768,6 +788,22 @@ mod tests {
                 "26 short-running (less than 250ms, average 26ms) programs; a timeout of 30 seconds"
             ),
             ["250ms", "26ms", "30 seconds"]
+        );
+        // A unit set against its number, and a length counted in continuous months.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "for up to 60days immediately before; after sixty continuous months of coverage"
+            ),
+            ["60days", "sixty continuous months"]
+        );
+        // A band whose ends each have their unit is one span.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "children between the age 3 months to 25 years, and from 30 days - 60 days"
+            ),
+            ["3 months to 25 years", "30 days - 60 days"]
         );
         // An ordinal is no unit of time, nor a year before one.
         assert!(spans(

@@ -234,7 +234,8 @@ fn runs_on(line: &str) -> bool {
 /// defines. And of papers: an author block (names separated by commas, with affiliation
 /// marks: "Andreas Gal∗+, Brendan Eich∗, …") names the authors; a venue line ("PLDI’09, June
 /// 15–20, 2009, Dublin, Ireland.") where the conference was held. And of filings: the cover
-/// line "For the quarterly period ended July 30, 2023" is the fiscal period the report covers.
+/// line "For the quarterly period ended July 30, 2023" is the fiscal period the report covers;
+/// a case number ("No. 11–889.") is the case's docket number.
 fn implied_terms(sentence: &str) -> Vec<String> {
     static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
@@ -268,10 +269,17 @@ fn implied_terms(sentence: &str) -> Vec<String> {
         )
         .expect("pattern")
     });
+    // A case number ("No. 11–889. Argued April 23, 2013", "No. 20-16276") is the docket
+    // number of the case.
+    static CASE_NUMBER: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"\bNo\.\s*\d{1,2}[-–]\d{2,}").expect("pattern"));
     // A caption's "Hon. Vince Chhabria" names the judge who presides.
     static HONORABLE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"\bHon(?:\.|orable)\s+[A-Z]").expect("pattern"));
     let mut out: Vec<&str> = Vec::new();
+    if CASE_NUMBER.is_match(sentence) {
+        out.extend(["docket", "number", "case"]);
+    }
     if HONORABLE.is_match(sentence) {
         out.extend(["judg", "presid"]);
     }
@@ -673,14 +681,22 @@ fn read_part(
             }
         }
     }
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.page_no.cmp(&b.page_no)));
+    // A candidate that answers (coverage at least [`MIN_COVERAGE`], or a computation) ranks
+    // above any that does not, whatever their scores: a statement row that shares one word
+    // with the question ("Revenue $ 13,507" for "What was Automotive revenue …?") is not
+    // chosen over the sentence that states the asked figure, only to be found wanting.
+    let answers = |c: &Candidate| c.coverage >= MIN_COVERAGE || c.computation.is_some();
+    candidates.sort_by(|a, b| {
+        answers(b)
+            .cmp(&answers(a))
+            .then(b.score.total_cmp(&a.score))
+            .then(a.page_no.cmp(&b.page_no))
+    });
     // One candidate per value (the best-scored place that states it).
     let mut seen = HashSet::new();
     candidates.retain(|c| seen.insert(normalise_value(&c.value)));
     candidates.truncate(KEPT);
-    let answered = candidates
-        .first()
-        .is_some_and(|c| c.coverage >= MIN_COVERAGE || c.computation.is_some());
+    let answered = candidates.first().is_some_and(answers);
     PartReading {
         question: part.to_string(),
         kind,

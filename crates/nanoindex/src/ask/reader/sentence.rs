@@ -69,6 +69,29 @@ pub(super) static YEAR_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"\b({y})(?:,\s*({y}))?,?\s+and\s+({y})\b")).expect("valid regex")
 });
 
+/// Neighbours of `spans` that stand in one list: joined only by commas and "and".
+fn list_around(
+    text: &str,
+    spans: &[std::ops::Range<usize>],
+    at: usize,
+) -> std::ops::RangeInclusive<usize> {
+    let joined = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        text.get(a.end..b.start).is_some_and(|between| {
+            let rest = between.trim().trim_start_matches(',').trim();
+            rest.is_empty() || rest == "and"
+        })
+    };
+    let mut first = at;
+    while first > 0 && joined(&spans[first - 1], &spans[first]) {
+        first -= 1;
+    }
+    let mut last = at;
+    while last + 1 < spans.len() && joined(&spans[last], &spans[last + 1]) {
+        last += 1;
+    }
+    first..=last
+}
+
 /// The year a figure of `text` is stated for when the sentence pairs lists: its figures of
 /// one kind (`spans`, in order) stand in a list ("156,000 and 142,000") as long as the
 /// sentence's one list of years ("As of December 31, 2022 and 2021"), and `span` is the
@@ -90,23 +113,89 @@ pub(super) fn paired_year(
     if lists.next().is_some() {
         return None;
     }
-    // The figures' lists: neighbours joined only by commas and "and".
-    let joined = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
-        text.get(a.end..b.start).is_some_and(|between| {
-            let rest = between.trim().trim_start_matches(',').trim();
-            rest.is_empty() || rest == "and"
-        })
-    };
     let at = spans.iter().position(|s| s == span)?;
-    let mut first = at;
-    while first > 0 && joined(&spans[first - 1], &spans[first]) {
-        first -= 1;
+    let list = list_around(text, spans, at);
+    (list.clone().count() == years.len() && years.len() >= 2).then(|| years[at - list.start()])
+}
+
+/// A list of two or three reporting periods named by their length or place in the year:
+/// "the second quarter and first half", "the three and six months", "the three, six and
+/// nine months" (the last item's noun stands for all).
+static PERIOD_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    let item =
+        r"(first|second|third|fourth)\s+(quarter|half)|(three|six|nine|twelve)(?:\s+months)?";
+    Regex::new(&format!(
+        r"(?i)\b(?:{item})(?:\s*,\s*(?:{item}))?,?\s+and\s+(?:the\s+)?(?:{item})\b"
+    ))
+    .expect("valid regex")
+});
+
+/// The reporting periods of a [`PERIOD_LIST`] match or of a question, in order, each as
+/// "second quarter", "first half" or "six months".
+fn periods_named(text: &str) -> Vec<String> {
+    static ITEM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(?:(first|second|third|fourth)\s+(quarter|half)|(three|six|nine|twelve)(?:\s+months|\s*,|\s+and)|(three|six|nine|twelve)-month)\b",
+        )
+        .expect("valid regex")
+    });
+    ITEM.captures_iter(text)
+        .map(|c| match (c.get(1), c.get(2), c.get(3).or(c.get(4))) {
+            (Some(place), Some(part), _) => {
+                format!("{} {}", place.as_str(), part.as_str()).to_lowercase()
+            }
+            (_, _, Some(months)) => format!("{} months", months.as_str().to_lowercase()),
+            _ => String::new(),
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// What a figure of a sentence that pairs two lists ("…, respectively") is stated for,
+/// besides its year ([`paired_year`]): the k-th figure of a list ("$4.0 billion and $10.0
+/// billion") as long as the sentence's one list of dates ("As of July 1, 2023 and September
+/// 24, 2022") or of reporting periods ("11.4% and 10.4% for the second quarter and first
+/// half") is stated for the k-th date (normalised, [`normalise_value`]) or period
+/// ([`periods_named`]). `(None, None)` for what the sentence does not pair.
+pub(super) fn paired_date_and_period(
+    text: &str,
+    spans: &[std::ops::Range<usize>],
+    span: &std::ops::Range<usize>,
+) -> (Option<String>, Option<String>) {
+    let Some(at) = spans.iter().position(|s| s == span) else {
+        return (None, None);
+    };
+    let list = list_around(text, spans, at);
+    let len = list.clone().count();
+    if len < 2 {
+        return (None, None);
     }
-    let mut last = at;
-    while last + 1 < spans.len() && joined(&spans[last], &spans[last + 1]) {
-        last += 1;
-    }
-    (last - first + 1 == years.len() && years.len() >= 2).then(|| years[at - first])
+    let k = at - list.start();
+    let dates = spans::find(AnswerType::Date, text, None);
+    let date_lists: Vec<std::ops::RangeInclusive<usize>> = (0..dates.len())
+        .map(|i| list_around(text, &dates, i))
+        .filter(|l| l.clone().count() >= 2)
+        .fold(Vec::new(), |mut out, l| {
+            if out.last() != Some(&l) {
+                out.push(l);
+            }
+            out
+        });
+    let date = match &date_lists[..] {
+        [only] if only.clone().count() == len => {
+            Some(normalise_value(&text[dates[only.start() + k].clone()]))
+        }
+        _ => None,
+    };
+    let mut period_lists = PERIOD_LIST.find_iter(text);
+    let period = match (period_lists.next(), period_lists.next()) {
+        (Some(m), None) => {
+            let periods = periods_named(m.as_str());
+            (periods.len() == len).then(|| periods[k].clone())
+        }
+        _ => None,
+    };
+    (date, period)
 }
 
 /// Words that end the noun phrase after "how many": auxiliaries, verbs and prepositions.
@@ -204,6 +293,8 @@ pub(super) fn span_candidates(
             .filter(|d| d.chars().any(char::is_alphabetic) || d.len() >= 6)
             .collect()
     };
+    // The reporting periods the question names ("for the second quarter of fiscal 2024").
+    let asked_periods = periods_named(part);
     // "By how much does the bonus increase": a change may be a percentage.
     let change_by_percent = kind == AnswerType::Amount
         && [
@@ -436,6 +527,9 @@ pub(super) fn span_candidates(
             // "FAA–2020– 0686": a docket number broken by the line is one word.
             let value = if kind == AnswerType::Reference && written.starts_with("Docket") {
                 written.replace("– ", "–").replace("- ", "-")
+            } else if let Some(rupees) = written.strip_prefix('`') {
+                // The rupee font's grave accent is the sign it draws ([`spans::find`]).
+                format!("₹{}", rupees.trim_start())
             } else {
                 written.to_string()
             };
@@ -537,6 +631,19 @@ pub(super) fn span_candidates(
                     .is_some_and(|y| !query.years.is_empty() && !query.years.contains(&y))
             {
                 continue;
+            }
+            // "$4.0 billion and $10.0 billion" of "As of July 1, 2023 and September 24, 2022",
+            // "11.4% and 10.4%" of "for the second quarter and first half": each figure is
+            // the date or period in the same place of the other list; one the question does
+            // not ask for, when it asks for one of that list, is another period's figure.
+            if figures {
+                let (date, period) = paired_date_and_period(&unit.text, &found_all, &span);
+                if date.is_some_and(|d| !asked_dates.is_empty() && !asked_dates.contains(&d))
+                    || period
+                        .is_some_and(|p| !asked_periods.is_empty() && !asked_periods.contains(&p))
+                {
+                    continue;
+                }
             }
             if !query.years.is_empty()
                 && matches!(
