@@ -160,6 +160,31 @@ impl Candidate {
     }
 }
 
+impl Candidate {
+    /// Whether the candidate answers its part: coverage at least [`MIN_COVERAGE`], or a
+    /// computation from cited figures.
+    fn answers(&self) -> bool {
+        self.coverage >= MIN_COVERAGE || self.computation.is_some()
+    }
+}
+
+/// Orders `candidates` best first and keeps the best place of each value, at most [`KEPT`].
+/// A candidate that answers ([`Candidate::answers`]) ranks above any that does not,
+/// whatever their scores: a statement row that shares one word with the question ("Revenue
+/// $ 13,507" for "What was Automotive revenue …?") is not chosen over the sentence that
+/// states the asked figure, only to be found wanting. Then by score, then by page.
+fn rank(candidates: &mut Vec<Candidate>) {
+    candidates.sort_by(|a, b| {
+        b.answers()
+            .cmp(&a.answers())
+            .then(b.score.total_cmp(&a.score))
+            .then(a.page_no.cmp(&b.page_no))
+    });
+    let mut seen = HashSet::new();
+    candidates.retain(|c| seen.insert(normalise_value(&c.value)));
+    candidates.truncate(KEPT);
+}
+
 /// The reading of one part of a question.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PartReading {
@@ -681,22 +706,8 @@ fn read_part(
             }
         }
     }
-    // A candidate that answers (coverage at least [`MIN_COVERAGE`], or a computation) ranks
-    // above any that does not, whatever their scores: a statement row that shares one word
-    // with the question ("Revenue $ 13,507" for "What was Automotive revenue …?") is not
-    // chosen over the sentence that states the asked figure, only to be found wanting.
-    let answers = |c: &Candidate| c.coverage >= MIN_COVERAGE || c.computation.is_some();
-    candidates.sort_by(|a, b| {
-        answers(b)
-            .cmp(&answers(a))
-            .then(b.score.total_cmp(&a.score))
-            .then(a.page_no.cmp(&b.page_no))
-    });
-    // One candidate per value (the best-scored place that states it).
-    let mut seen = HashSet::new();
-    candidates.retain(|c| seen.insert(normalise_value(&c.value)));
-    candidates.truncate(KEPT);
-    let answered = candidates.first().is_some_and(answers);
+    rank(&mut candidates);
+    let answered = candidates.first().is_some_and(Candidate::answers);
     PartReading {
         question: part.to_string(),
         kind,
@@ -1087,6 +1098,42 @@ mod tests {
     }
 
     #[test]
+    fn a_candidate_that_answers_ranks_above_a_better_scored_one_that_does_not() {
+        let candidate = |value: &str, page_no: u32, score: f32, coverage: f32| Candidate {
+            value: value.to_string(),
+            written: None,
+            quote: value.to_string(),
+            page_no,
+            score,
+            coverage,
+            cell: None,
+            computation: None,
+            cite: Vec::new(),
+        };
+        // NVIDIA's 10-Q: the statement's "Revenue" row scored above the sentence that
+        // states Automotive revenue, but shares one word with the question.
+        let mut candidates = vec![
+            candidate("$13,507 million", 3, 0.66, 0.25),
+            candidate("$4,045 million", 3, 0.60, 0.25),
+            candidate("$253 million", 28, 0.57, 0.79),
+            candidate("$253 million", 27, 0.50, 0.70),
+        ];
+        rank(&mut candidates);
+        let order: Vec<(&str, u32)> = candidates
+            .iter()
+            .map(|c| (c.value.as_str(), c.page_no))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("$253 million", 28),
+                ("$13,507 million", 3),
+                ("$4,045 million", 3)
+            ]
+        );
+    }
+
+    #[test]
     fn a_yes_no_question_turns_on_what_it_asks_any_of() {
         assert_eq!(
             any_focus("Are participants offered any financial incentive for taking part?"),
@@ -1277,6 +1324,39 @@ mod tests {
         let text = "In 2022 and 2021 we hired 23,000 people.";
         let one = crate::ask::spans::find(AnswerType::Count, text, None);
         assert_eq!(paired_year(text, &one, &one[0]), None);
+    }
+
+    #[test]
+    fn figures_of_a_paired_list_take_the_date_or_period_in_their_place() {
+        let text = "As of July 1, 2023 and September 24, 2022, the Company had $4.0 billion and \
+                    $10.0 billion of Commercial Paper outstanding, respectively.";
+        let amounts = spans::find(AnswerType::Amount, text, None);
+        assert_eq!(
+            sentence::paired_date_and_period(text, &amounts, &amounts[1]),
+            (Some("september242022".to_string()), None)
+        );
+        let text = "an expense of 11.4% and 10.4% for the second quarter and first half of \
+                    fiscal year 2024, respectively, and 38.0% for the second quarter of 2023.";
+        let rates = spans::find(AnswerType::Percentage, text, None);
+        assert_eq!(
+            sentence::paired_date_and_period(text, &rates, &rates[0]),
+            (None, Some("second quarter".to_string()))
+        );
+        assert_eq!(
+            sentence::paired_date_and_period(text, &rates, &rates[1]),
+            (None, Some("first half".to_string()))
+        );
+        // A figure alone in its list pairs with nothing.
+        assert_eq!(
+            sentence::paired_date_and_period(text, &rates, &rates[2]),
+            (None, None)
+        );
+        let text = "$5 and $7 for the three and six months ended June 30, 2024";
+        let amounts = spans::find(AnswerType::Amount, text, None);
+        assert_eq!(
+            sentence::paired_date_and_period(text, &amounts, &amounts[1]).1,
+            Some("six months".to_string())
+        );
     }
 
     #[test]
