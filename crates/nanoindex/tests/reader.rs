@@ -1954,3 +1954,31 @@ fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
 }
+
+/// Of two definitions whose terms share words, the one that defines the term asked answers,
+/// and a name inside a defined term ("Master Trust") is no answer.
+#[test]
+fn the_definition_of_the_asked_term_names_the_party_not_a_longer_term() {
+    let mut f = Flow::new();
+    f.heading(14.0, "APPENDIX A - DEFINITIONS");
+    f.para(&[
+        "\"Master Trust Owner Trustee\" means Wilmington Trust, National Association, a national",
+        "banking association, not in its individual capacity but solely as owner trustee.",
+    ]);
+    f.para(&["\"Master Trust\" means the Harbor Device Payment Master Trust."]);
+    f.para(&[
+        "\"Owner Trustee\" means Keystone Bank Trust, National Association, a national banking",
+        "association, not in its individual capacity but solely as Owner Trustee under the",
+        "Trust Agreement.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "definitions.pdf");
+    let question = "Who is the Owner Trustee under the agreement?";
+    let answer = ask_reader(&doc, question);
+    assert!(
+        answer
+            .content
+            .contains("Keystone Bank Trust, National Association"),
+        "{answer:#?}"
+    );
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+}

@@ -96,7 +96,7 @@ static VOTE: LazyLock<Regex> =
 
 static ORGANISATION: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"\b(?:[A-Z][A-Za-z0-9&.'’-]*,?\s+(?:(?:of|and|the|de|&)\s+)?){0,6}(?:Inc\b\.?|Incorporated\b|Corporation\b|Corp\b\.?|Company\b|Co\.|LLC\b|L\.L\.C\.|Ltd\b\.?|Limited\b|L\.P\.|LP\b|LLP\b|PLC\b|plc\b|N\.A\.|Trust\b|Bank\b|GmbH\b|S\.A\.|AG\b|Holdings\b|Pharmaceuticals\b|Foundation\b|Authority\b|Agency\b|Administration\b|Commission\b|Department\b|District\b|Court\b|University\b|Hospital\b|INC\b\.?|CORPORATION\b|CORP\b\.?|COMPANY\b|LIMITED\b|LTD\b\.?|TRUST\b)(?:\s*\([^)]{2,40}\))?",
+        r"\b(?:[A-Z][A-Za-z0-9&.'’-]*,?\s+(?:(?:of|and|the|de|&)\s+)?){0,6}(?:Inc\b\.?|Incorporated\b|Corporation\b|Corp\b\.?|Company\b|Co\.|LLC\b|L\.L\.C\.|Ltd\b\.?|Limited\b|L\.P\.|LP\b|LLP\b|PLC\b|plc\b|N\.A\.|Trust\b|Bank\b|GmbH\b|S\.A\.|AG\b|Holdings\b|Pharmaceuticals\b|Foundation\b|Authority\b|Agency\b|Administration\b|Commission\b|Department\b|District\b|Court\b|University\b|Hospital\b|INC\b\.?|CORPORATION\b|CORP\b\.?|COMPANY\b|LIMITED\b|LTD\b\.?|TRUST\b)(?:,?\s+National\s+Association\b)?(?:\s*\([^)]{2,40}\))?",
     )
 });
 

@@ -872,6 +872,10 @@ fn is_contents_line(text: &str) -> bool {
     text.contains("....") || text.contains(". . .") || text.contains("……")
 }
 
+/// Question words that say what type of value is asked ("date", "how much"), not what it
+/// is about: they carry no weight ([`term_weights`]).
+pub(super) const TYPE_WORDS: &[&str] = &["date", "when", "much", "many", "name", "long"];
+
 /// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
 /// occur in the document, [`NAMING_WEIGHT`]× a term that names the document).
 pub(super) fn term_weights(
@@ -879,9 +883,7 @@ pub(super) fn term_weights(
     query: &QueryAnalysis,
     naming: &HashSet<String>,
 ) -> Vec<(String, f32)> {
-    let asks: HashSet<&str> = ["date", "when", "much", "many", "name", "long"]
-        .into_iter()
-        .collect();
+    let asks: HashSet<&str> = TYPE_WORDS.iter().copied().collect();
     let mut out: Vec<(String, f32)> = Vec::new();
     for t in &query.terms {
         // Years are the period, scored apart; type words ("date") are what the span is.

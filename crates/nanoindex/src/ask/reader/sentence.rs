@@ -198,6 +198,11 @@ pub(super) fn paired_date_and_period(
     (date, period)
 }
 
+/// The quoted term of a definition, up to its verb: `“Owner Trustee” means`.
+static DEFINED_TERM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"[“"][^”"]{2,60}[”"]\s*,?\s*(?:shall\s+)?means?\b"#).expect("valid regex")
+});
+
 /// Words that end the noun phrase after "how many": auxiliaries, verbs and prepositions.
 pub(super) const NOUN_PHRASE_ENDS: &[&str] = &[
     "did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "can",
@@ -570,6 +575,25 @@ pub(super) fn span_candidates(
             // A per-share amount is never stated in millions ("EPS … to $1.40", not the
             // "$2.9 billion" of the sentence before it).
             if per_share && has_scale_word(&value) {
+                continue;
+            }
+            // "“Master Trust Owner Trustee” means Wilmington Trust …": a name inside the term
+            // a definition defines is the term, not who or what it is.
+            if matches!(kind, AnswerType::Party | AnswerType::Person)
+                && DEFINED_TERM.find(&unit.text).is_some_and(|defined| {
+                    defined.start() <= span.start && span.end <= defined.end()
+                })
+            {
+                continue;
+            }
+            // A bare legal word ("Trust" of "the Trust Agreement") is no name where the
+            // sentence names a party in full ("Keystone Bank Trust, National Association").
+            if kind == AnswerType::Party
+                && !written.contains(char::is_whitespace)
+                && found_all
+                    .iter()
+                    .any(|r| unit.text[r.clone()].trim().contains(char::is_whitespace))
+            {
                 continue;
             }
             let prox = proximity(weights, &unit.text, &span);
@@ -1128,6 +1152,17 @@ pub(super) fn names_defined_term(
                 && m.start() <= span.end + DEFINED_TERM_REACH
                 && span.start <= m.end() + DEFINED_TERM_REACH);
         let terms = stems(m.as_str());
+        // A definition defines the term asked only if the question has each of its words:
+        // "“Master Trust Owner Trustee” means …" is another term than the "Owner Trustee"
+        // asked about.
+        // (A type word, "Closing Date", is asked without weight.)
+        if defines_sentence
+            && !terms
+                .iter()
+                .all(|t| TYPE_WORDS.contains(&t.as_str()) || weights.iter().any(|(w, _)| w == t))
+        {
+            return false;
+        }
         // A full-weight question term (not one naming the document, not an expansion); for a
         // definition, any question term in the defined term.
         let strongest = weights.iter().map(|(_, w)| *w).fold(0.0_f32, f32::max);
