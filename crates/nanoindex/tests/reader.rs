@@ -1982,3 +1982,95 @@ fn the_definition_of_the_asked_term_names_the_party_not_a_longer_term() {
     );
     assert_eq!(answer.status, Some(AnswerStatus::Answered));
 }
+
+/// MD&A's net sales by category: each row gives two periods' amounts and the change, for
+/// the quarter and for the nine months. A question about the change of one category reads
+/// its change column for the asked period.
+#[test]
+fn a_percentage_change_is_read_from_the_change_column_of_the_asked_period() {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(72.0, 80.0, 14.0, true, "Products and Services Performance");
+    page.text(
+        72.0,
+        100.0,
+        9.0,
+        false,
+        "The following table shows net sales by category for the three- and nine-month periods (dollars in millions):",
+    );
+    const X: [f32; 6] = [250.0, 300.0, 350.0, 410.0, 470.0, 530.0];
+    for (x, t) in X
+        .iter()
+        .zip(["July 1,", "June 25,", "", "July 1,", "June 25,", ""])
+    {
+        if !t.is_empty() {
+            page.text(*x, 120.0, 8.0, true, t);
+        }
+    }
+    for (x, t) in X
+        .iter()
+        .zip(["2023", "2022", "Change", "2023", "2022", "Change"])
+    {
+        page.text(*x, 131.0, 8.0, true, t);
+    }
+    page.text(72.0, 145.0, 9.0, false, "Net sales by category:");
+    let rows: [(&str, [&str; 6]); 3] = [
+        (
+            "iPhone",
+            ["39,669", "40,665", "(2)%", "156,778", "162,863", "(4)%"],
+        ),
+        (
+            "iPad",
+            ["5,791", "7,224", "(20)%", "21,857", "22,118", "(1)%"],
+        ),
+        (
+            "Services",
+            ["21,213", "19,604", "8 %", "62,886", "58,941", "7 %"],
+        ),
+    ];
+    for (i, (label, cells)) in rows.iter().enumerate() {
+        let y = 157.0 + 12.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in X.iter().zip(cells) {
+            page.text(*x, y, 9.0, false, c);
+        }
+    }
+    let (_dir, doc) = prepare(&pdf.to_bytes(), "mdna.pdf");
+    for (question, expected) in [
+        (
+            "By what percentage did iPad net sales change in the third quarter of 2023?",
+            "-20%",
+        ),
+        (
+            "By what percentage did iPad net sales change in the first nine months of 2023?",
+            "-1%",
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(answer.content.contains(expected), "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+    }
+}
+
+/// A rate the sentence names as another rate ("the U.S. federal statutory rate of 21%") is
+/// not the effective tax rate asked, which the filing states in other words.
+#[test]
+fn a_figure_named_as_another_rate_does_not_answer() {
+    let mut f = Flow::new();
+    f.heading(14.0, "Note 6 - Income Taxes");
+    f.para(&[
+        "The income tax as a percentage of income before income tax was an expense of 11.4%",
+        "for the second quarter of fiscal year 2024.",
+    ]);
+    f.para(&[
+        "Our effective tax rates for the second quarter of fiscal year 2024 were lower than the",
+        "U.S. federal statutory rate of 21% due to tax benefits from stock-based compensation.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "taxes.pdf");
+    let question = "What was the effective tax rate for the second quarter of fiscal year 2024?";
+    let answer = ask_reader(&doc, question);
+    assert!(
+        answer.content.contains("11.4%") && !answer.content.contains("21%"),
+        "{answer:#?}"
+    );
+}

@@ -617,3 +617,86 @@ pub(in crate::ask) fn group_thousands(number: &str) -> String {
     }
     out
 }
+
+/// Percentage changes read from a table's change columns: a row whose figures run in groups
+/// of two periods' amounts and the change between them ("iPad 5,791 7,224 (20)% 21,857
+/// 22,118 (1)%", MD&A's net sales by category), for "By what percentage did iPad net sales
+/// change in the third quarter?". The group is the asked period length's (a quarter the
+/// first of a quarter-and-year-to-date table, six or nine months the second), else the one
+/// whose first year is the asked year (a table of 2023 against 2022 and 2022 against 2021),
+/// else the first. The value is signed ("-20%"), the cell as written kept beside it.
+pub(in crate::ask) fn change_cell_candidates(
+    input: &ReaderInput<'_>,
+    units: &[Unit],
+    query: &QueryAnalysis,
+    weights: &[(String, f32)],
+) -> Vec<Candidate> {
+    // What the change column is answers the question's words of change and percentage
+    // ("By what percentage did … change").
+    let of_change =
+        |t: &str| t.starts_with("percent") || CHANGE_WORDS.iter().any(|c| t.starts_with(c));
+    let label_weights: Vec<(String, f32)> = weights
+        .iter()
+        .filter(|(t, _)| !is_period_term(t))
+        .cloned()
+        .collect();
+    let asked_length = asked_period_length(&query.question);
+    let mut out = Vec::new();
+    for unit in units.iter().filter(|u| u.row) {
+        let numbers = numbers_in(&unit.text);
+        let Some(first) = numbers.first() else {
+            continue;
+        };
+        let label = row_label(&unit.text[..first.range.start]).to_string();
+        if !label.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        // Each change: a percentage right after two amounts.
+        let groups: Vec<usize> = (2..numbers.len())
+            .filter(|&i| numbers[i].percent && !numbers[i - 1].percent && !numbers[i - 2].percent)
+            .collect();
+        if groups.is_empty() || groups.len() * 3 != numbers.len() {
+            continue;
+        }
+        let label_terms = stems(&label);
+        let cov = coverage_by(&label_weights, |t| {
+            label_terms.contains(t) || unit.context.contains(t) || of_change(t)
+        });
+        if cov < MIN_COVERAGE {
+            continue;
+        }
+        let years = input.index.column_years(unit.first);
+        let by_year = || {
+            query.years.iter().find_map(|y| {
+                // Years of the columns, two per group: the group's first is its current year.
+                (0..groups.len()).find(|&k| years.get(2 * k) == Some(y))
+            })
+        };
+        let k = match asked_length {
+            Some(PeriodLength::Quarter) if groups.len() == 2 => 0,
+            Some(PeriodLength::Interim) if groups.len() == 2 => 1,
+            _ => by_year().unwrap_or(0),
+        };
+        let cell = &numbers[groups[k]];
+        let written = unit.text[cell.range.clone()].trim().to_string();
+        let written = if unit.text[cell.range.end..].trim_start().starts_with(")%") {
+            format!("({written})%")
+        } else if unit.text[cell.range.end..].trim_start().starts_with('%') {
+            format!("{written}%")
+        } else {
+            written
+        };
+        let magnitude = written.trim_matches(|c: char| !c.is_ascii_digit() && c != '.');
+        let value = if cell.value < 0.0 {
+            format!("-{magnitude}%")
+        } else {
+            format!("{magnitude}%")
+        };
+        let score = 0.6 * cov + 0.15 * page_rank(input, unit.page_no) + 0.1;
+        let mut candidate = Candidate::quoted(unit, unit.text.clone(), score, cov);
+        candidate.value = value;
+        candidate.written = Some(written);
+        out.push(candidate);
+    }
+    out
+}

@@ -692,6 +692,11 @@ fn read_part(
         AnswerType::YesNo | AnswerType::Text => sentence_candidates(input, units, &weights),
         _ => span_candidates(input, units, part, query, &weights, naming, kind),
     });
+    // A percentage change ("By what percentage did iPad net sales change …?") is also
+    // stated in a table's change column ("iPad 5,791 7,224 (20)%").
+    if kind == AnswerType::Percentage && sentence::asks_for_change(part) {
+        candidates.extend(change_cell_candidates(input, units, tables, &weights));
+    }
     for c in &mut candidates {
         if (input.addressed_to_model)(&c.quote) {
             c.score *= INSTRUCTION_FACTOR;

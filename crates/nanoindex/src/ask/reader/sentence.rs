@@ -198,6 +198,60 @@ pub(super) fn paired_date_and_period(
     (date, period)
 }
 
+/// Whether the figure at `span` of `text` is named as another of the thing the question
+/// asks: it follows "of" after a noun phrase whose head the question asks but whose
+/// modifiers name another kind ("the U.S. federal statutory rate of 21%" for "What was the
+/// effective tax rate?"): none of the words before the head in `question` ("effective",
+/// "tax") is among the phrase's modifiers, and one of those is a word the question does not
+/// ask (`asked`, by stem). "An expense of 11.4%" (a head not asked) and "an acquisition
+/// termination cost of $1.35 billion" (every word asked) are not.
+fn named_otherwise(
+    text: &str,
+    span: &std::ops::Range<usize>,
+    question: &str,
+    asked: &dyn Fn(&str) -> bool,
+) -> bool {
+    // Words that open a noun phrase, or stand between it and what precedes.
+    const OPENS: &[&str] = &[
+        "the", "a", "an", "our", "its", "their", "his", "her", "than", "to", "with", "at", "by",
+        "for", "from", "in", "on", "and", "or", "was", "were", "is", "are", "of", "as", "which",
+        "that", "this", "these", "those", "total", "what", "how", "much", "did", "does", "do",
+    ];
+    // A phrase's words from its head back, as stems.
+    let phrase_before = |before: &str| -> Vec<String> {
+        before
+            .rsplit(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '(')
+            .filter(|w| !w.is_empty())
+            .take_while(|w| !OPENS.contains(&w.to_lowercase().as_str()))
+            .take(6)
+            .flat_map(stems)
+            .collect()
+    };
+    let Some(before) = text[..span.start].trim_end().strip_suffix(" of") else {
+        return false;
+    };
+    let phrase = phrase_before(before);
+    let Some((head, modifiers)) = phrase.split_first() else {
+        return false;
+    };
+    if modifiers.is_empty() || !asked(head) {
+        return false;
+    }
+    // The question's own phrase with that head ("effective tax rate").
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’' && c != '.')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(at) = words.iter().position(|w| stems(w).first() == Some(head)) else {
+        return false;
+    };
+    let asked_modifiers = phrase_before(&words[..at].join(" "));
+    !asked_modifiers.is_empty()
+        && !asked_modifiers.iter().any(|m| modifiers.contains(m))
+        && modifiers.iter().any(|m| !asked(m))
+}
+
 /// The quoted term of a definition, up to its verb: `“Owner Trustee” means`.
 static DEFINED_TERM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"[“"][^”"]{2,60}[”"]\s*,?\s*(?:shall\s+)?means?\b"#).expect("valid regex")
@@ -596,6 +650,15 @@ pub(super) fn span_candidates(
             {
                 continue;
             }
+            // "… lower than the U.S. federal statutory rate of 21%": the figure's own name
+            // is another rate than the effective one asked.
+            if figures
+                && named_otherwise(&unit.text, &span, part, &|w| {
+                    weights.iter().any(|(a, _)| a == w) || naming.contains(w)
+                })
+            {
+                continue;
+            }
             let prox = proximity(weights, &unit.text, &span);
             let defines = names_defined_term(weights, &unit.text, &span);
             // "We had 1,138 stores": the count's own noun, right after it, is what the
@@ -963,7 +1026,7 @@ const PREAMBLE_BONUS: f32 = 0.5;
 const OF_A_KIND: f32 = 0.5;
 
 /// Question words that ask for a change of a figure, not its level.
-const CHANGE_WORDS: &[&str] = &[
+pub(super) const CHANGE_WORDS: &[&str] = &[
     "increase", "decrease", "grow", "rise", "rose", "fall", "fell", "declin", "drop", "reduc",
     "chang", "differ", "compar", "improv", "escalat", "rais", "adjust", "higher", "lower",
 ];
@@ -975,7 +1038,7 @@ const NOT_CHANGE_WORDS: &[&str] = &["adjusted", "comparable", "improvements", "i
 /// Whether `question` asks about a change: one of its words begins with a [`CHANGE_WORDS`]
 /// stem ("Enterprise" and "comprise" do not count for "rise"; [`NOT_CHANGE_WORDS`] and
 /// "lower of" name figures), or it asks "how much more".
-fn asks_for_change(question: &str) -> bool {
+pub(super) fn asks_for_change(question: &str) -> bool {
     let lower = question.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
