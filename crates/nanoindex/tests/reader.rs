@@ -1842,12 +1842,18 @@ fn a_figure_of_a_paired_list_is_the_date_or_period_in_its_place() {
         "The income tax as a percentage of income before income tax was an expense of 11.4%",
         "and 10.4% for the second quarter and first half of fiscal year 2024, respectively.",
     ]);
+    f.heading(14.0, "Liquidity");
+    f.para(&[
+        "We expect to pay approximately $3.81 billion in cash taxes in the third quarter of",
+        "fiscal year 2024 as we had previously deferred our federal income tax payments.",
+    ]);
     f.new_page();
     f.heading(14.0, "Segment Discussion");
     f.para(&[
         "Automotive revenue for the second quarter of fiscal year 2024 was $253 million, up",
         "15% from a year ago, driven by self-driving platforms.",
     ]);
+    f.para(&["Cash taxes paid were $420 million for the second quarter of fiscal year 2024."]);
     let (_dir, doc) = prepare(&f.bytes(), "quarter.pdf");
     for (question, expected, not) in [
         (
@@ -1869,6 +1875,12 @@ fn a_figure_of_a_paired_list_is_the_date_or_period_in_its_place() {
             "What was the income tax as a percentage of income before income tax for the second quarter of fiscal year 2024?",
             "11.4%",
             "10.4%",
+        ),
+        // Another quarter's figure does not answer for the quarter asked.
+        (
+            "How much did the Company pay in cash taxes in the second quarter of fiscal year 2024?",
+            "$420 million",
+            "$3.81 billion",
         ),
     ] {
         let answer = ask_reader(&doc, question);

@@ -315,8 +315,17 @@ pub fn classify_wording(question: &str) -> AnswerType {
     ]) {
         return AnswerType::Percentage;
     }
-    // "What is the docket number of …" asks for an identifier, not a count.
-    if has(&["docket number", "docket no.", "case number", "case no."]) {
+    // "What is the docket number of …" asks for an identifier, not a count; so does any
+    // "… number" a word names ("the IRAS number of the study", "the fax number"), unlike
+    // "the number of …" or "the total number".
+    if has(&[
+        "docket number",
+        "docket no.",
+        "case number",
+        "case no.",
+        "identifier",
+    ]) || names_an_identifier(q)
+    {
         return AnswerType::Reference;
     }
     if has(&["how many", "number of", "vote", "votes"]) {
@@ -490,6 +499,49 @@ pub fn classify_wording(question: &str) -> AnswerType {
         };
     }
     AnswerType::Text
+}
+
+/// Whether lowercase `q` asks for an identifier by a "number" that a word before it names
+/// ("what is the iras number", "to what fax number", "the rec reference number"), not a
+/// quantity ("the number of", "the total number", "the average number").
+fn names_an_identifier(q: &str) -> bool {
+    const QUANTITY: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "total",
+        "average",
+        "maximum",
+        "minimum",
+        "approximate",
+        "estimated",
+        "any",
+        "same",
+        "what",
+        "which",
+        "large",
+        "small",
+        "larger",
+        "greater",
+        "higher",
+        "lower",
+        "overall",
+        "mean",
+        "median",
+        "combined",
+        "aggregate",
+        "expected",
+        "actual",
+    ];
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|pair| {
+        pair[1] == "number"
+            && !QUANTITY.contains(&pair[0])
+            && pair[0].chars().all(char::is_alphabetic)
+    })
 }
 
 const PERSON_ROLES: [&str; 23] = [
@@ -716,6 +768,22 @@ mod tests {
             ),
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
+            (
+                "What is the IRAS number of the study?",
+                AnswerType::Reference,
+            ),
+            (
+                "To what fax number can comments be sent?",
+                AnswerType::Reference,
+            ),
+            (
+                "What is the product identifier of the proposed directive?",
+                AnswerType::Reference,
+            ),
+            (
+                "What is the total number of shares outstanding?",
+                AnswerType::Count,
+            ),
             (
                 "What is the maximum payable for road ambulance per claim?",
                 AnswerType::Amount,

@@ -547,7 +547,12 @@ pub(super) fn supporting<'c>(
         return None;
     }
     let draft_terms: BTreeSet<String> = tokenize(draft).into_iter().collect();
-    if draft_terms.is_empty() {
+    // A draft of figures alone ("2023 2022 2023 2022", a table's header echoed) says nothing
+    // a sentence could support, though its years are in the quote.
+    if !draft_terms
+        .iter()
+        .any(|t| t.chars().any(char::is_alphabetic))
+    {
         return None;
     }
     let polarity = |text: &str| -> (bool, BTreeSet<String>) {
@@ -673,5 +678,10 @@ mod tests {
             supporting(header, &close).map(|c| c.quote.as_str()),
             Some(header)
         );
+        // Years alone, though the quote has them, are no answer.
+        let availability = "As of July 1, 2023, remaining availability under the April 2022 \
+                            authorization was $4.6 billion.";
+        let one = [candidate(availability, 1.0)];
+        assert!(supporting("2023 2022 2023 2022", &one).is_none());
     }
 }

@@ -237,6 +237,15 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(
             r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–])*(?:\s\d+\b|\w+)|\bNo\.\s*\d{2}[-–]\d+\b",
         ),
+        // A code set after its label: "RIN 2120–AA64", "Product Identifier 2019–NM–035–AD",
+        // "IRAS no – 327246" (a code of dashed parts with a digit, or of five digits or more).
+        compile(
+            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{2,6}|Identifier|Number|ID)(?:\s+(?:no\.?|number))?\s*[:–-]?\s+(?:[A-Z0-9]*\d[A-Z0-9]*(?:[–-][A-Z0-9]+)+|\d{5,})\b",
+        ),
+        // A telephone or fax number after its label: "Fax: 202–493–2251".
+        compile(
+            r"\b(?:Fax|Phone|Telephone|Tel\.?)\s*:?\s*(?:\+?1[\s–-])?\(?\d{3}\)?[\s–-]*\d{3}[–-]\d{4}\b",
+        ),
     ]
 });
 
@@ -877,6 +886,24 @@ mod tests {
         assert_eq!(
             spans(AnswerType::Party, "Acme Bank and Bankruptcy"),
             ["Acme Bank"]
+        );
+    }
+
+    #[test]
+    fn labelled_codes_and_phone_numbers_are_references() {
+        assert_eq!(
+            spans(
+                AnswerType::Reference,
+                "Product Identifier 2019–NM–035–AD] RIN 2120–AA64; IRAS no – 327246; \
+                 Fax: 202–493–2251. FY 2023 was a year; AD 2018–23–51 applies."
+            ),
+            [
+                "Product Identifier 2019–NM–035–AD",
+                "RIN 2120–AA64",
+                "IRAS no – 327246",
+                "Fax: 202–493–2251",
+                "AD 2018–23–51"
+            ]
         );
     }
 

@@ -151,6 +151,18 @@ fn periods_named(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether two reporting periods of [`periods_named`] are the same: equal, or a quarter
+/// and three months, or the first half and six months.
+fn same_period(a: &str, b: &str) -> bool {
+    let canonical = |p: &str| match p {
+        "first half" => "six months".to_string(),
+        p if p.ends_with(" quarter") => "three months".to_string(),
+        p => p.to_string(),
+    };
+    a == b
+        || (canonical(a) == canonical(b) && !(a.ends_with(" quarter") && b.ends_with(" quarter")))
+}
+
 /// What a figure of a sentence that pairs two lists ("…, respectively") is stated for,
 /// besides its year ([`paired_year`]): the k-th figure of a list ("$4.0 billion and $10.0
 /// billion") as long as the sentence's one list of dates ("As of July 1, 2023 and September
@@ -744,6 +756,18 @@ pub(super) fn span_candidates(
                 if years.iter().any(|y| query.years.contains(y)) {
                     score += 0.1;
                 } else if !years.is_empty() {
+                    continue;
+                }
+            }
+            // So does one that names other reporting periods only ("$3.81 billion in cash
+            // taxes in the third quarter" for the second quarter asked).
+            if figures && !asked_periods.is_empty() {
+                let periods = periods_named(&unit.text);
+                if !periods.is_empty()
+                    && !periods
+                        .iter()
+                        .any(|p| asked_periods.iter().any(|a| same_period(a, p)))
+                {
                     continue;
                 }
             }
