@@ -1921,10 +1921,19 @@ fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
     ]);
     f.heading(12.0, "Eligibility");
     f.para(&["Dependent children between the age 3 months to 25 years may be covered."]);
+    f.para(&["Adults aged >18 who have recently undergone day-case surgery may take part."]);
+    f.para(&[
+        "Intensive Care Unit expenses up to 5% of the sum insured subject to maximum of",
+        "Rs. 10,000/- per day.",
+    ]);
     f.new_page();
     f.heading(12.0, "SUPREME COURT OF THE UNITED STATES");
     f.para(&["No. 11-889. Argued April 23, 2013. Decided June 13, 2013."]);
     f.para(&["The Red River Compact allocates water rights among four States."]);
+    f.para(&[
+        "Once the Compact was approved in 1980, no signatory State pressed for a cross-border",
+        "diversion until Tarrant filed suit in 2007.",
+    ]);
     let (_dir, doc) = prepare(&f.bytes(), "policy.pdf");
     for (question, expected, page) in [
         (
@@ -1953,6 +1962,13 @@ fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
             2,
         ),
         ("What is the docket number of the case?", "No. 11-889", 3),
+        ("What minimum age must an adult be to take part?", ">18", 2),
+        (
+            "What is the limit on Intensive Care Unit expenses as a share of the sum insured?",
+            "5%",
+            2,
+        ),
+        ("In what year did Tarrant file suit?", "2007", 3),
     ] {
         let answer = ask_reader(&doc, question);
         assert!(

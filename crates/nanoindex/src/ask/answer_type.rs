@@ -238,7 +238,14 @@ pub fn classify_wording(question: &str) -> AnswerType {
     }
     // "Up to what age can children be covered?" asks for an age, a length of time ("25
     // years"), whatever else it names ("maximum", "limit").
-    if has(&["what age", "which age", "how old"]) {
+    if has(&[
+        "what age",
+        "which age",
+        "how old",
+        "minimum age",
+        "maximum age",
+        "age limit",
+    ]) {
         return AnswerType::Duration;
     }
     // "On which day of each month is the Payment Date?" asks for a day, not a payment.
@@ -294,6 +301,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "which percentage",
         "percentage of",
         "what share",
+        "a share of",
+        "proportion of",
         "growth rate",
         "interest rate",
         "tax rate",
@@ -335,6 +344,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         || has(&[
             "what date",
             "which date",
+            "what year",
+            "which year",
             "effective date",
             "date of",
             "dated",
@@ -768,6 +779,15 @@ mod tests {
             ),
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
+            ("In what year did Tarrant file suit?", AnswerType::Date),
+            (
+                "What minimum age must participants be?",
+                AnswerType::Duration,
+            ),
+            (
+                "What is the limit on ICU expenses as a share of the sum insured?",
+                AnswerType::Percentage,
+            ),
             (
                 "What is the IRAS number of the study?",
                 AnswerType::Reference,

@@ -62,6 +62,14 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// An age bound (group 1) after "aged": "aged >18", "aged ≥ 65", "aged over 18", "aged 18
+/// and over" (a length of life in years, its unit unwritten).
+static AGE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\baged\s+((?:[<>≥≤]=?\s*|over\s+|under\s+|above\s+|below\s+|at\s+least\s+)\d{1,3}(?:\s+(?:and|or)\s+(?:over|above|older|under|below))?)(?:\s|$|[.,;)])",
+    )
+});
+
 /// A percentage, with the rate it is counted from when the text names one ("2% above the
 /// bank rate", "3% over the prime rate").
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -342,6 +350,12 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                         last.end = end;
                     }
                     _ => found.push(start..end),
+                }
+            }
+            // An age bound without its unit: "Adults aged >18", "aged 18 or over".
+            for c in AGE.captures_iter(sentence) {
+                if let Some(bound) = c.get(1) {
+                    found.push(bound.range());
                 }
             }
         }
@@ -805,6 +819,14 @@ mod tests {
                 "for up to 60days immediately before; after sixty continuous months of coverage"
             ),
             ["60days", "sixty continuous months"]
+        );
+        // An age bound without its unit.
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "Adults aged >18 who have recently undergone surgery"
+            ),
+            [">18"]
         );
         // A band whose ends each have their unit is one span.
         assert_eq!(

@@ -260,7 +260,8 @@ fn runs_on(line: &str) -> bool {
 /// marks: "Andreas Gal∗+, Brendan Eich∗, …") names the authors; a venue line ("PLDI’09, June
 /// 15–20, 2009, Dublin, Ireland.") where the conference was held. And of filings: the cover
 /// line "For the quarterly period ended July 30, 2023" is the fiscal period the report covers;
-/// a case number ("No. 11–889.") is the case's docket number.
+/// a case number ("No. 11–889.") is the case's docket number. And of criteria: "Adults
+/// aged >18" states a minimum age ("aged under 65" a maximum).
 fn implied_terms(sentence: &str) -> Vec<String> {
     static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
@@ -302,6 +303,13 @@ fn implied_terms(sentence: &str) -> Vec<String> {
     static HONORABLE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"\bHon(?:\.|orable)\s+[A-Z]").expect("pattern"));
     let mut out: Vec<&str> = Vec::new();
+    // "Adults aged >18" states a minimum age, "aged under 65" a maximum.
+    static AGE_BOUND: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\baged\s*(?:(?P<min>>|≥|over|above|at least)|(?P<max><|≤|under|below))\s*\d",
+        )
+        .expect("pattern")
+    });
     if CASE_NUMBER.is_match(sentence) {
         out.extend(["docket", "number", "case"]);
     }
@@ -329,7 +337,16 @@ fn implied_terms(sentence: &str) -> Vec<String> {
     if BYLINE.is_match(sentence.trim()) {
         out.extend(["wrote", "author", "opinion"]);
     }
-    out.into_iter().map(String::from).collect()
+    let mut out: Vec<String> = out.into_iter().map(String::from).collect();
+    if let Some(c) = AGE_BOUND.captures(sentence) {
+        let bound = if c.name("min").is_some() {
+            "minimum"
+        } else {
+            "maximum"
+        };
+        out.extend([stem("age"), stem(bound)]);
+    }
+    out
 }
 
 /// Share of a sentence's coverage that the sentence before it can lend.

@@ -151,6 +151,12 @@ fn periods_named(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A year written alone (group 1): four digits after a space or a bracket, not inside a
+/// figure ("$2,019"); a code that follows it with a dash ("2019–NM–035–AD") is filtered
+/// where it is used.
+static YEAR_ALONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[\s(])(\d{4})\b").expect("valid regex"));
+
 /// Whether two reporting periods of [`periods_named`] are the same: equal, or a quarter
 /// and three months, or the first half and six months.
 fn same_period(a: &str, b: &str) -> bool {
@@ -364,6 +370,11 @@ pub(super) fn span_candidates(
             .filter(|d| d.chars().any(char::is_alphabetic) || d.len() >= 6)
             .collect()
     };
+    // "In what year …", "Which year …": a year is a date's answer.
+    let asks_year = kind == AnswerType::Date
+        && ["what year", "which year"]
+            .iter()
+            .any(|w| lower_part.contains(w));
     // The reporting periods the question names ("for the second quarter of fiscal 2024").
     let asked_periods = periods_named(part);
     // "By how much does the bonus increase": a change may be a percentage.
@@ -503,6 +514,23 @@ pub(super) fn span_candidates(
         }
         if change_by_percent {
             found.extend(spans::find(AnswerType::Percentage, &unit.text, None));
+        }
+        // "In what year did Tarrant file suit?": a year alone answers ("… until Tarrant
+        // filed suit in 2007"), where no full date stands.
+        if asks_year && found.is_empty() {
+            found.extend(
+                YEAR_ALONE
+                    .captures_iter(&unit.text)
+                    .filter_map(|c| c.get(1))
+                    .filter(|m| {
+                        nanoindex_retrieve::analysis::is_year_word(m.as_str())
+                            && !unit.text[m.end()..].starts_with(['–', '-', '/'])
+                            && !unit.text[m.end()..]
+                                .strip_prefix('.')
+                                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                    })
+                    .map(|m| m.range()),
+            );
         }
         let date_fit = if asked_dates.is_empty() {
             0.0
