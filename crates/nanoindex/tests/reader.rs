@@ -274,6 +274,7 @@ fn parties_definitions_and_notice_periods() {
 
     // A capitalised term the contract defines is answered by its definition, not by the
     // sentence that uses it most.
+    // It is answered, as a definition is, not offered as the closest passage.
     let answer = ask_reader(&doc, "What is the licensed Territory under the Agreement?");
     assert!(
         answer
@@ -282,6 +283,16 @@ fn parties_definitions_and_notice_periods() {
         "{answer:#?}"
     );
     assert_eq!(cited_pages(&answer), [1], "{answer:#?}");
+    assert_eq!(kind(&answer, 0), "definition");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    let answer = ask_reader(&doc, "How does the Agreement define the Territory?");
+    assert_eq!(kind(&answer, 0), "definition");
+    assert!(
+        answer
+            .content
+            .contains("United States of America and Canada"),
+        "{answer:#?}"
+    );
 
     let answer = ask_reader(
         &doc,

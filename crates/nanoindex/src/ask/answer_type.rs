@@ -214,6 +214,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if AUXILIARIES.contains(&first) {
         return AnswerType::YesNo;
     }
+    // "How does the agreement define a Business Day?" asks for the definition (before "how
+    // does", which asks for a description).
+    if (q.starts_with("how does ") || q.starts_with("how do ")) && has(&["define"]) {
+        return AnswerType::Definition;
+    }
     // Questions that ask for reasons or descriptions want sentences, whatever they name.
     if first == "why"
         || has(&[
@@ -773,6 +778,10 @@ mod tests {
                 AnswerType::Reference,
             ),
             ("How is \"Affiliate\" defined?", AnswerType::Definition),
+            (
+                "How does the agreement define a Business Day?",
+                AnswerType::Definition,
+            ),
             (
                 "What is the docket number of the proposed rule?",
                 AnswerType::Reference,

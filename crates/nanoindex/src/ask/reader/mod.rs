@@ -636,6 +636,11 @@ fn read_part(
     let defined = (kind == AnswerType::Text)
         .then(|| capitalised_defined_term(part, units))
         .flatten();
+    // "What is the Field under the agreement?" asks for the document's definition of its
+    // term: answered as a definition is, by the sentence that gives it.
+    if defined.is_some() {
+        kind = AnswerType::Definition;
+    }
     candidates.extend(match kind {
         AnswerType::Change | AnswerType::Choice => Vec::new(),
         AnswerType::Ratio => {
@@ -682,12 +687,11 @@ fn read_part(
             c
         }
         AnswerType::Definition => {
-            let term = defined_term(part).or_else(|| capitalised_defined_term(part, units));
+            let term = defined
+                .clone()
+                .or_else(|| defined_term(part))
+                .or_else(|| capitalised_defined_term(part, units));
             definition_candidates(input, units, term.as_deref(), &weights)
-        }
-        // "What is the Field under the agreement?": the document's definition of its term.
-        AnswerType::Text if defined.is_some() => {
-            definition_candidates(input, units, defined.as_deref(), &weights)
         }
         // "What did the Supreme Court do with the Court of Appeals decision?": the court's own
         // disposition, in a court's document (its caption names a court), when the court
