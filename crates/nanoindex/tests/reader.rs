@@ -2113,3 +2113,53 @@ fn a_figure_named_as_another_rate_does_not_answer() {
         "{answer:#?}"
     );
 }
+
+/// Questions worded otherwise than the sentence that answers them: "how soon" and "how far in
+/// advance" ask a length of time ("within forty-five (45) days", "48 hours prior to"), a
+/// British spelling asks what the American one states, people who died are counted as
+/// fatalities, and a numbered definition of another term ("1.18 “Calendar Year” means the
+/// twelve-month period") does not answer for it.
+#[test]
+fn lengths_and_counts_asked_in_other_words_are_found() {
+    let mut f = Flow::new();
+    f.heading(14.0, "ARTICLE 1 DEFINITIONS");
+    f.para(&["1.18 \"Calendar Year\" means the twelve-month period ending on December 31."]);
+    f.heading(14.0, "ARTICLE 8 PAYMENTS");
+    f.para(&[
+        "Within forty-five (45) days following the end of each Calendar Quarter, the Licensee",
+        "shall deliver to the Licensor a royalty report for that Calendar Quarter.",
+    ]);
+    f.new_page();
+    f.heading(14.0, "Claim Procedure");
+    f.para(&[
+        "Notice with full particulars shall be sent to the Company as under: At least 48 hours",
+        "prior to admission in Hospital in case of a planned Hospitalization.",
+    ]);
+    f.heading(14.0, "Background");
+    f.para(&[
+        "On March 10, 2019, an airplane was involved in an accident after takeoff, resulting in",
+        "157 fatalities.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "notices.pdf");
+    for (question, expected, page) in [
+        (
+            "How soon after the end of each Calendar Quarter must the Licensee send its royalty report?",
+            "forty-five (45) days",
+            1,
+        ),
+        (
+            "How far in advance must the insurer be notified of a planned hospitalisation?",
+            "48 hours",
+            2,
+        ),
+        ("How many people died in the accident?", "157", 2),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(
+            answer.content.to_lowercase().contains(expected),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+}

@@ -283,6 +283,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "follow-up period",
         "follow up period",
         "within how many",
+        "within what period",
+        "what period of time",
+        "how soon",
+        "how far in advance",
+        "how long in advance",
         "running time",
         "run time",
         "execution time",
@@ -789,6 +794,18 @@ mod tests {
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
             ("In what year did Tarrant file suit?", AnswerType::Date),
+            (
+                "How soon after the end of each quarter must the royalty report be sent?",
+                AnswerType::Duration,
+            ),
+            (
+                "How far in advance must the insurer be notified of a planned hospitalisation?",
+                AnswerType::Duration,
+            ),
+            (
+                "Within what period after the Commencement Date must consents be obtained?",
+                AnswerType::Duration,
+            ),
             (
                 "What minimum age must participants be?",
                 AnswerType::Duration,

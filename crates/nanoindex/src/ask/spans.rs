@@ -35,9 +35,13 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 2021-03-01, 03/01/2021, 01.03.2021
         compile(r"\b\d{4}-\d{2}-\d{2}\b"),
         compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b"),
-        // A span of months: "April 2023 – October 2024", "May 2024 to October 2024"
+        // A span of months: "April 2023 – October 2024", "May 2024 to October 2024",
+        // "between December 2023 and May 2024"
         compile(&format!(
             r"\b{MONTH}\.?,?\s+\d{{4}}\s*(?:[-–—]|to)\s*{MONTH}\.?,?\s+\d{{4}}\b"
+        )),
+        compile(&format!(
+            r"\bbetween\s+{MONTH}\.?,?\s+\d{{4}}\s+and\s+{MONTH}\.?,?\s+\d{{4}}\b"
         )),
         // March 2021
         compile(&format!(r"\b{MONTH}\.?,?\s+\d{{4}}\b")),
@@ -89,6 +93,11 @@ static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(&format!(r"`\s?\d[\d,]*(?:\.\d+)?{scale}")),
         compile(
             r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million|billion|thousand)?\s*(?:dollars|rupees|euros|pounds)\b",
+        ),
+        // A quantity with its unit of measure: "310,000 acre feet", "3,000 cubic feet per
+        // second", "500 barrels" ("How much surface water …?").
+        compile(
+            r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million\s+|billion\s+|thousand\s+)?(?:acre[\s-]?feet|acre[\s-]?foot|acres|cubic\s+(?:feet|foot|meters|metres)(?:\s+per\s+second)?|square\s+(?:feet|foot|meters|metres|miles|kilometers|kilometres)|gallons|barrels|tons|tonnes|megawatts|MW|GWh|MWh|kWh|liters|litres)\b",
         ),
     ]
 });
@@ -502,12 +511,28 @@ const COUNT_REACH: usize = 8;
 /// words with no other number between ("3-5 transcripts of 15 interviews" counts interviews
 /// with 15, not 3), or it stands just before the number, as in a form's field ("Number of
 /// participants 15").
+/// Whether `word` (as written) names what `noun` (a lowercase stem) counts: it begins
+/// with it, or, for people, names people by what befell them ("157 fatalities" for "How
+/// many people died", "deaths", "passengers").
+pub(super) fn counts_as(word: &str, noun: &str) -> bool {
+    const PEOPLE: &[&str] = &[
+        "fatalit",
+        "death",
+        "passenger",
+        "individual",
+        "person",
+        "people",
+    ];
+    let word = word
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    word.starts_with(noun)
+        || ((noun.starts_with("peopl") || noun.starts_with("person"))
+            && PEOPLE.iter().any(|k| word.starts_with(k)))
+}
+
 fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
-    let is_noun = |w: &str| {
-        w.trim_start_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase()
-            .starts_with(noun)
-    };
+    let is_noun = |w: &str| counts_as(w, noun);
     let is_number = |w: &str| {
         w.chars().any(|c| c.is_ascii_digit())
             && w.chars()
@@ -688,6 +713,13 @@ mod tests {
         assert_eq!(
             spans(
                 AnswerType::Date,
+                "Interviews take place over a six month period between December 2023 and May 2024."
+            ),
+            ["between December 2023 and May 2024"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
                 "This Agreement is effective as of March 1, 2021 (the \"Effective Date\")."
             ),
             ["March 1, 2021"]
@@ -765,6 +797,14 @@ mod tests {
                 "a fee of $2,500,000 and Rs. 5,000 and $1.2 billion"
             ),
             ["$2,500,000", "Rs. 5,000", "$1.2 billion"]
+        );
+        // A quantity with its unit of measure.
+        assert_eq!(
+            spans(
+                AnswerType::Amount,
+                "to take 310,000 acre feet per year; flows of 3,000 cubic feet per second"
+            ),
+            ["310,000 acre feet", "3,000 cubic feet per second"]
         );
         // The grave accent that a rupee font draws as "₹".
         assert_eq!(

@@ -51,8 +51,10 @@ pub(super) use sentence::counted_noun;
 use sentence::*;
 
 /// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
-/// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive".
-/// Retrieval keeps its own terms; stems are only compared within the reader.
+/// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive",
+/// British spellings first written as American ones ([`american`]: "hospitalisation" is
+/// "hospitalization"). Retrieval keeps its own terms; stems are only compared within the
+/// reader.
 #[must_use]
 pub fn stem(term: &str) -> String {
     static STEMMER: LazyLock<rust_stemmers::Stemmer> =
@@ -60,7 +62,29 @@ pub fn stem(term: &str) -> String {
     if term.starts_with(|c: char| c.is_ascii_digit()) {
         return term.to_string();
     }
-    STEMMER.stem(term).into_owned()
+    STEMMER.stem(&american(term)).into_owned()
+}
+
+/// A lowercase word's British "-ise" spelling written as the American "-ize": "-isation"
+/// always ("hospitalisation"), and "-ise", "-ised", "-ises", "-ising" after the letters
+/// that end the stems of such verbs ("hospitalised", "authorised", "recognised",
+/// "organised", "prioritised", "criticised", "summarised"), so that "raise", "premise",
+/// "exercise" or "enterprise" stay as they are.
+fn american(word: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(i) = word.find("isation") {
+        return format!("{}ization{}", &word[..i], &word[i + "isation".len()..]).into();
+    }
+    for ending in ["ise", "ised", "ises", "ising"] {
+        if let Some(base) = word.strip_suffix(ending) {
+            if ["al", "or", "gn", "an", "ar", "it", "ic", "ym", "ti"]
+                .iter()
+                .any(|b| base.ends_with(b))
+            {
+                return format!("{base}iz{}", &ending[2..]).into();
+            }
+        }
+    }
+    word.into()
 }
 
 /// The stems of `text`'s index terms, in order.
@@ -261,7 +285,8 @@ fn runs_on(line: &str) -> bool {
 /// 15–20, 2009, Dublin, Ireland.") where the conference was held. And of filings: the cover
 /// line "For the quarterly period ended July 30, 2023" is the fiscal period the report covers;
 /// a case number ("No. 11–889.") is the case's docket number. And of criteria: "Adults
-/// aged >18" states a minimum age ("aged under 65" a maximum).
+/// aged >18" states a minimum age ("aged under 65" a maximum); of notices, "48 hours prior
+/// to admission" how far in advance, and a "notice" how one is notified.
 fn implied_terms(sentence: &str) -> Vec<String> {
     static AUTHORS: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
@@ -303,6 +328,14 @@ fn implied_terms(sentence: &str) -> Vec<String> {
     static HONORABLE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"\bHon(?:\.|orable)\s+[A-Z]").expect("pattern"));
     let mut out: Vec<&str> = Vec::new();
+    static ADVANCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:days?|hours?|weeks?|months?)\b[^.;]{0,20}\b(?:prior\s+to|before)\b",
+        )
+        .expect("pattern")
+    });
+    static NOTICE: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\bnotice\b").expect("pattern"));
     // "Adults aged >18" states a minimum age, "aged under 65" a maximum.
     static AGE_BOUND: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
@@ -338,6 +371,14 @@ fn implied_terms(sentence: &str) -> Vec<String> {
         out.extend(["wrote", "author", "opinion"]);
     }
     let mut out: Vec<String> = out.into_iter().map(String::from).collect();
+    // "At least 48 hours prior to admission" says how far in advance; a notice is how one
+    // is notified ("Notice … shall be sent" for "must the insurer be notified").
+    if ADVANCE.is_match(sentence) {
+        out.push(stem("advance"));
+    }
+    if NOTICE.is_match(sentence) {
+        out.push(stem("notified"));
+    }
     if let Some(c) = AGE_BOUND.captures(sentence) {
         let bound = if c.name("min").is_some() {
             "minimum"
@@ -900,7 +941,9 @@ fn is_contents_line(text: &str) -> bool {
 
 /// Question words that say what type of value is asked ("date", "how much"), not what it
 /// is about: they carry no weight ([`term_weights`]).
-pub(super) const TYPE_WORDS: &[&str] = &["date", "when", "much", "many", "name", "long"];
+pub(super) const TYPE_WORDS: &[&str] = &[
+    "date", "when", "much", "many", "name", "long", "far", "soon",
+];
 
 /// IDF weights of the question's terms (1× its own terms, ½× the metric expansions that
 /// occur in the document, [`NAMING_WEIGHT`]× a term that names the document).
@@ -1388,6 +1431,46 @@ mod tests {
     }
 
     #[test]
+    fn a_numbered_definition_defines_only_the_term_asked() {
+        let weights = weights_of(&["soon", "end", "calendar", "quarter", "royalty", "report"]);
+        let year = "1.18 “Calendar Year” means the twelve-month period ending on December 31.";
+        assert!(!names_defined_term(
+            &weights,
+            year,
+            &range_in(year, "twelve-month")
+        ));
+        let quarter = "1.19 “Calendar Quarter” means each period of three months.";
+        assert!(names_defined_term(
+            &weights,
+            quarter,
+            &range_in(quarter, "three months")
+        ));
+    }
+
+    #[test]
+    fn british_spellings_stem_as_american_ones() {
+        for (british, american) in [
+            ("hospitalisation", "hospitalization"),
+            ("hospitalised", "hospitalized"),
+            ("authorised", "authorized"),
+            ("recognising", "recognizing"),
+            ("organises", "organizes"),
+        ] {
+            assert_eq!(stem(british), stem(american), "{british}");
+        }
+        for word in [
+            "raise",
+            "premise",
+            "exercise",
+            "enterprise",
+            "otherwise",
+            "promised",
+        ] {
+            assert_eq!(american(word), word);
+        }
+    }
+
+    #[test]
     fn the_counted_noun_ends_its_noun_phrase() {
         assert_eq!(
             counted_noun("How many days after the class was certified did it appeal?").as_deref(),
@@ -1400,6 +1483,15 @@ mod tests {
         assert_eq!(
             counted_noun("How many participants does the protocol plan to interview?").as_deref(),
             Some("participants")
+        );
+        // A past-tense verb ends it; a participle before the noun does not.
+        assert_eq!(
+            counted_noun("How many people died in the accident?").as_deref(),
+            Some("people")
+        );
+        assert_eq!(
+            counted_noun("How many registered users logged in?").as_deref(),
+            Some("users")
         );
     }
 

@@ -293,13 +293,16 @@ pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
         .find("how many ")
         .map(|i| i + "how many ".len())
         .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
-    let words: Vec<String> = lower
-        .get(at..)
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
-        .take_while(|w| !w.is_empty() && !NOUN_PHRASE_ENDS.contains(&w.as_str()))
-        .collect();
+    let mut words: Vec<String> = Vec::new();
+    for w in lower.get(at..).unwrap_or_default().split_whitespace() {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+        // A past-tense verb after the noun ends it: "How many people died".
+        let verb = !words.is_empty() && w.len() > 3 && w.ends_with("ed");
+        if w.is_empty() || NOUN_PHRASE_ENDS.contains(&w.as_str()) || verb {
+            break;
+        }
+        words.push(w);
+    }
     words.last().cloned()
 }
 
@@ -710,7 +713,8 @@ pub(super) fn span_candidates(
                     .next()
                     .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
                     .is_some_and(|w| {
-                        w.chars().next().is_some_and(char::is_lowercase) && stem(w) == stem(n)
+                        w.chars().next().is_some_and(char::is_lowercase)
+                            && (stem(w) == stem(n) || spans::counts_as(w, n))
                     })
             });
             // "Docket No. FAA–2020–0686" for "What is the docket number …": the reference's
@@ -1244,8 +1248,9 @@ pub(super) fn names_defined_term(
         let Some(m) = c.get(1) else { return false };
         // A definition ("“Applicable Rate” means … plus two percent (2%)") labels every
         // value of its sentence.
+        // (After its number, if any: "1.18 “Calendar Year” means …".)
         let defines_sentence = sentence[..m.start()]
-            .trim_start_matches([' ', '“', '"'])
+            .trim_start_matches(|c: char| c.is_ascii_digit() || ". ()“\"".contains(c))
             .is_empty()
             && sentence[m.end()..]
                 .trim_start_matches(['”', '"', ' ', ','])
