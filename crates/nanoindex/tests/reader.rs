@@ -1945,6 +1945,7 @@ fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
         "Once the Compact was approved in 1980, no signatory State pressed for a cross-border",
         "diversion until Tarrant filed suit in 2007.",
     ]);
+    f.para(&["In 2007, Tarrant sought a permit to take 310,000 acre feet6 per year of water."]);
     let (_dir, doc) = prepare(&f.bytes(), "policy.pdf");
     for (question, expected, page) in [
         (
@@ -1980,6 +1981,11 @@ fn policy_amounts_lengths_and_a_case_number_are_read_as_written() {
             2,
         ),
         ("In what year did Tarrant file suit?", "2007", 3),
+        (
+            "How much water per year did Tarrant seek to take under its permit?",
+            "310,000 acre feet",
+            3,
+        ),
     ] {
         let answer = ask_reader(&doc, question);
         assert!(
@@ -2010,7 +2016,22 @@ fn the_definition_of_the_asked_term_names_the_party_not_a_longer_term() {
         "association, not in its individual capacity but solely as Owner Trustee under the",
         "Trust Agreement.",
     ]);
+    f.para(&[
+        "This Agreement has been signed by Keystone Bank National Association not in its",
+        "individual capacity but solely as Indenture Trustee.",
+    ]);
     let (_dir, doc) = prepare(&f.bytes(), "definitions.pdf");
+    let answer = ask_reader(
+        &doc,
+        "Which bank signed the agreement as Indenture Trustee?",
+    );
+    assert_eq!(kind(&answer, 0), "party");
+    assert!(
+        answer
+            .content
+            .contains("Keystone Bank National Association"),
+        "{answer:#?}"
+    );
     let question = "Who is the Owner Trustee under the agreement?";
     let answer = ask_reader(&doc, question);
     assert!(

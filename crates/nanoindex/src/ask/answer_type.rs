@@ -387,6 +387,19 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if has(&["which court", "what court"]) {
         return AnswerType::Party;
     }
+    // "Which bank signed … as Indenture Trustee?": an organisation of the kind named.
+    if has(&[
+        "which bank",
+        "what bank",
+        "which firm",
+        "which trustee",
+        "which lender",
+        "which insurer",
+        "which issuer",
+        "which subsidiary",
+    ]) {
+        return AnswerType::Party;
+    }
     if has(&[
         "governing law",
         "governed by",
@@ -794,6 +807,10 @@ mod tests {
             ("What is the FY2016 COGS for Microsoft?", AnswerType::Amount),
             ("What is the license fee payable?", AnswerType::Amount),
             ("In what year did Tarrant file suit?", AnswerType::Date),
+            (
+                "Which bank signed the agreement as Indenture Trustee?",
+                AnswerType::Party,
+            ),
             (
                 "How soon after the end of each quarter must the royalty report be sent?",
                 AnswerType::Duration,

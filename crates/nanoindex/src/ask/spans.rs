@@ -97,7 +97,7 @@ static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // A quantity with its unit of measure: "310,000 acre feet", "3,000 cubic feet per
         // second", "500 barrels" ("How much surface water …?").
         compile(
-            r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million\s+|billion\s+|thousand\s+)?(?:acre[\s-]?feet|acre[\s-]?foot|acres|cubic\s+(?:feet|foot|meters|metres)(?:\s+per\s+second)?|square\s+(?:feet|foot|meters|metres|miles|kilometers|kilometres)|gallons|barrels|tons|tonnes|megawatts|MW|GWh|MWh|kWh|liters|litres)\b",
+            r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million\s+|billion\s+|thousand\s+)?(?:acre[\s-]?feet|acre[\s-]?foot|acres|cubic\s+(?:feet|foot|meters|metres)(?:\s+per\s+second)?|square\s+(?:feet|foot|meters|metres|miles|kilometers|kilometres)|gallons|barrels|tons|tonnes|megawatts|MW|GWh|MWh|kWh|liters|litres)(?:\b|\d{1,2}\b)",
         ),
     ]
 });
@@ -369,7 +369,20 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
             }
         }
         AnswerType::Percentage => add(&PERCENT),
-        AnswerType::Amount => AMOUNT.iter().for_each(&mut add),
+        AnswerType::Amount => {
+            for re in AMOUNT.iter() {
+                for m in re.find_iter(sentence) {
+                    // A footnote mark glued to the unit ("acre feet6") is not part of it.
+                    let kept = m.as_str().trim_end_matches(|c: char| c.is_ascii_digit());
+                    let end = if kept.ends_with(char::is_alphabetic) {
+                        m.start() + kept.len()
+                    } else {
+                        m.end()
+                    };
+                    found.push(m.start()..end);
+                }
+            }
+        }
         AnswerType::Party => {
             add(&ORGANISATION);
             add(&CIRCUIT_COURT);
@@ -802,7 +815,7 @@ mod tests {
         assert_eq!(
             spans(
                 AnswerType::Amount,
-                "to take 310,000 acre feet per year; flows of 3,000 cubic feet per second"
+                "to take 310,000 acre feet6 per year; flows of 3,000 cubic feet per second"
             ),
             ["310,000 acre feet", "3,000 cubic feet per second"]
         );
