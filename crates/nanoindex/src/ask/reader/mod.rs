@@ -52,7 +52,7 @@ use sentence::*;
 
 /// A term as the reader compares it: the index term ([`tokenize`]) reduced to its Porter2
 /// (Snowball English) stem, so that "filed" matches "file" and "incentives" "incentive",
-/// British spellings first written as American ones ([`american`]: "hospitalisation" is
+/// British spellings first written as American ones (`american`: "hospitalisation" is
 /// "hospitalization"). Retrieval keeps its own terms; stems are only compared within the
 /// reader.
 #[must_use]
