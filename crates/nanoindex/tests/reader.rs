@@ -2184,3 +2184,64 @@ fn lengths_and_counts_asked_in_other_words_are_found() {
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
 }
+
+/// What the review of the reader's rules found, held: a change column answers only for the
+/// row the question names; a rate named apart from a comparison ("a fixed rate of 5.25%")
+/// is the rate asked; "How does … define …" without a "means" sentence reads the sentence
+/// that says it; a count noun keeps a participle before it.
+#[test]
+fn rules_hold_off_where_they_do_not_apply() {
+    let mut pdf = PdfBuilder::new();
+    let page = pdf.page();
+    page.text(72.0, 80.0, 14.0, true, "Products Performance");
+    const X: [f32; 3] = [250.0, 300.0, 350.0];
+    for (x, t) in X.iter().zip(["2023", "2022", "Change"]) {
+        page.text(*x, 120.0, 8.0, true, t);
+    }
+    page.text(72.0, 134.0, 9.0, false, "Net sales by category:");
+    for (i, (label, cells)) in [
+        ("iPhone", ["39,669", "40,665", "(2)%"]),
+        ("Services", ["21,213", "19,604", "8 %"]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let y = 146.0 + 12.0 * i as f32;
+        page.text(72.0, y, 9.0, false, label);
+        for (x, c) in X.iter().zip(cells) {
+            page.text(*x, y, 9.0, false, c);
+        }
+    }
+    let page = pdf.page();
+    page.text(72.0, 80.0, 14.0, true, "Description of the Notes");
+    page.text(
+        72.0,
+        100.0,
+        9.0,
+        false,
+        "The Notes will bear interest at a fixed rate of 5.25% per annum, payable semi-annually.",
+    );
+    page.text(
+        72.0,
+        112.0,
+        9.0,
+        false,
+        "We define Adjusted EBITDA as net income before interest, taxes and amortization.",
+    );
+    let (_dir, doc) = prepare(&pdf.to_bytes(), "notes.pdf");
+    let answer = ask_reader(
+        &doc,
+        "By what percentage did Wearables net sales change in 2023?",
+    );
+    assert!(
+        !answer.content.contains("-2%") && !answer.content.contains("8%"),
+        "{answer:#?}"
+    );
+    let answer = ask_reader(&doc, "What is the interest rate on the Notes?");
+    assert!(answer.content.contains("5.25%"), "{answer:#?}");
+    let answer = ask_reader(&doc, "How does the Company define Adjusted EBITDA?");
+    assert!(
+        answer.content.contains("net income before interest"),
+        "{answer:#?}"
+    );
+}

@@ -311,7 +311,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "which percentage",
         "percentage of",
         "what share",
-        "a share of",
+        "as a share of",
         "proportion of",
         "growth rate",
         "interest rate",
@@ -351,11 +351,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
         return AnswerType::Count;
     }
     if first == "when"
+        || asks_year(q)
         || has(&[
             "what date",
             "which date",
-            "what year",
-            "which year",
             "effective date",
             "date of",
             "dated",
@@ -535,48 +534,80 @@ pub fn classify_wording(question: &str) -> AnswerType {
     AnswerType::Text
 }
 
-/// Whether lowercase `q` asks for an identifier by a "number" that a word before it names
-/// ("what is the iras number", "to what fax number", "the rec reference number"), not a
-/// quantity ("the number of", "the total number", "the average number").
+/// Whether `question` asks for a year ("In what year …", "Which year …"; not "What year-end
+/// balance …").
+#[must_use]
+pub fn asks_year(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ["what year", "which year"].iter().any(|w| {
+        q.match_indices(w).any(|(i, _)| {
+            let after = &q[i + w.len()..];
+            (i == 0 || !q[..i].ends_with(char::is_alphanumeric))
+                && !after.starts_with(|c: char| c.is_alphanumeric() || c == '-')
+        })
+    })
+}
+
+/// Whether lowercase `q` asks for an identifier by a "number" that names its kind ("what is
+/// the iras number", "to what fax number", "the rec reference number"): the word before
+/// "number" is one of [`IDENTIFIER_KINDS`] (registers' acronyms among them: "iras", "rin");
+/// "the number of …", "the total number", "the required number of directors" ask a
+/// quantity.
 fn names_an_identifier(q: &str) -> bool {
-    const QUANTITY: &[&str] = &[
-        "the",
-        "a",
-        "an",
-        "total",
-        "average",
-        "maximum",
-        "minimum",
-        "approximate",
-        "estimated",
-        "any",
-        "same",
-        "what",
-        "which",
-        "large",
-        "small",
-        "larger",
-        "greater",
-        "higher",
-        "lower",
-        "overall",
-        "mean",
-        "median",
-        "combined",
-        "aggregate",
-        "expected",
-        "actual",
-    ];
     let words: Vec<&str> = q
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    words.windows(2).any(|pair| {
-        pair[1] == "number"
-            && !QUANTITY.contains(&pair[0])
-            && pair[0].chars().all(char::is_alphabetic)
-    })
+    words
+        .windows(2)
+        .any(|pair| pair[1] == "number" && IDENTIFIER_KINDS.contains(&pair[0]))
 }
+
+/// Words that name the kind of an identifier before "number" ([`names_an_identifier`]).
+const IDENTIFIER_KINDS: &[&str] = &[
+    "fax",
+    "phone",
+    "telephone",
+    "reference",
+    "registration",
+    "account",
+    "serial",
+    "file",
+    "case",
+    "docket",
+    "policy",
+    "license",
+    "licence",
+    "permit",
+    "patent",
+    "identification",
+    "contract",
+    "invoice",
+    "order",
+    "certificate",
+    "model",
+    "part",
+    "product",
+    "protocol",
+    "trial",
+    "iras",
+    "rec",
+    "rin",
+    "cin",
+    "uin",
+    "ein",
+    "tin",
+    "pan",
+    "cusip",
+    "isin",
+    "nct",
+    "commission",
+    "sec",
+    "approval",
+    "project",
+    "study",
+    "version",
+];
 
 const PERSON_ROLES: [&str; 23] = [
     "contact",
@@ -846,6 +877,18 @@ mod tests {
             (
                 "What is the total number of shares outstanding?",
                 AnswerType::Count,
+            ),
+            (
+                "What is the required number of directors?",
+                AnswerType::Count,
+            ),
+            (
+                "What was the closing price of a share of common stock?",
+                AnswerType::Amount,
+            ),
+            (
+                "What year-end cash balance did the company report?",
+                AnswerType::Amount,
             ),
             (
                 "What is the maximum payable for road ambulance per claim?",

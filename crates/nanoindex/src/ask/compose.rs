@@ -522,6 +522,8 @@ pub(super) const NEGATIONS: &[&str] = &[
 /// answers ([`prefer_drafted`]): the model chooses among sentences the reader finds about
 /// equally good, never one it ranked far below (a running header drafted for "Where did
 /// the company open a service center?" when the reader's best sentence names the city).
+/// A draft of figures alone ("2023 2022", a table header echoed) is never supported: it
+/// states no words a sentence could support.
 pub(super) fn supporting<'c>(
     draft: &str,
     candidates: &'c [reader::Candidate],

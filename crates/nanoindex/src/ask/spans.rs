@@ -66,11 +66,20 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
-/// An age bound (group 1) after "aged": "aged >18", "aged ≥ 65", "aged over 18", "aged 18
-/// and over" (a length of life in years, its unit unwritten).
+/// An age bound (group 1) after "aged": "aged >18", "aged ≥ 65", "aged over 18", "aged at
+/// least 18" (a length of life in years, its unit unwritten).
 static AGE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)\baged\s+((?:[<>≥≤]=?\s*|over\s+|under\s+|above\s+|below\s+|at\s+least\s+)\d{1,3}(?:\s+(?:and|or)\s+(?:over|above|older|under|below))?)(?:\s|$|[.,;)])",
+        r"(?i)\baged\s+((?:[<>≥≤]=?\s*|over\s+|under\s+|above\s+|below\s+|at\s+least\s+)\d{1,3})(?:\s|$|[.,;)])",
+    )
+});
+
+/// A quantity with its unit of measure ("310,000 acre feet", "3,000 cubic feet per second",
+/// "500 barrels"), for "How much surface water …?", a footnote mark glued to the unit
+/// ("feet6") matched and trimmed where it is used.
+static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million\s+|billion\s+|thousand\s+)?(?:acre[\s-]?feet|acre[\s-]?foot|acres|cubic\s+(?:feet|foot|meters|metres)(?:\s+per\s+second)?|square\s+(?:feet|foot|meters|metres|miles|kilometers|kilometres)|gallons|barrels|tons|tonnes|megawatts|MW|GWh|MWh|kWh|liters|litres)(?:\b|\d{1,2}\b)",
     )
 });
 
@@ -93,11 +102,6 @@ static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(&format!(r"`\s?\d[\d,]*(?:\.\d+)?{scale}")),
         compile(
             r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million|billion|thousand)?\s*(?:dollars|rupees|euros|pounds)\b",
-        ),
-        // A quantity with its unit of measure: "310,000 acre feet", "3,000 cubic feet per
-        // second", "500 barrels" ("How much surface water …?").
-        compile(
-            r"(?i)\b\d[\d,]*(?:\.\d+)?\s*(?:million\s+|billion\s+|thousand\s+)?(?:acre[\s-]?feet|acre[\s-]?foot|acres|cubic\s+(?:feet|foot|meters|metres)(?:\s+per\s+second)?|square\s+(?:feet|foot|meters|metres|miles|kilometers|kilometres)|gallons|barrels|tons|tonnes|megawatts|MW|GWh|MWh|kWh|liters|litres)(?:\b|\d{1,2}\b)",
         ),
     ]
 });
@@ -255,9 +259,14 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
             r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–])*(?:\s\d+\b|\w+)|\bNo\.\s*\d{2}[-–]\d+\b",
         ),
         // A code set after its label: "RIN 2120–AA64", "Product Identifier 2019–NM–035–AD",
-        // "IRAS no – 327246" (a code of dashed parts with a digit, or of five digits or more).
+        // "IRAS no – 327246": dashed parts with a letter or three parts or more ("AD
+        // 2018–23–51"; not a ZIP code "DC 20590–0001" or a year "FY 2023–24"), or five digits
+        // or more after a label of three letters or more that is no currency ("USD 150000").
         compile(
-            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{2,6}|Identifier|Number|ID)(?:\s+(?:no\.?|number))?\s*[:–-]?\s+(?:[A-Z0-9]*\d[A-Z0-9]*(?:[–-][A-Z0-9]+)+|\d{5,})\b",
+            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{2,6}|Identifier|Number|ID)(?:\s+(?i:no\.?|number))?\s*[:–-]?\s+(?:[A-Z0-9]*\d[A-Z0-9]*(?:[–-][A-Z0-9]+)*[–-][A-Z0-9]*[A-Z][A-Z0-9]*(?:[–-][A-Z0-9]+)*|\d+[–-]\d+(?:[–-]\d+)+)\b",
+        ),
+        compile(
+            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{3,6}|Identifier|Number|ID)(?:\s+(?i:no\.?|number))?\s*[:–-]?\s+\d{5,}\b",
         ),
         // A telephone or fax number after its label: "Fax: 202–493–2251".
         compile(
@@ -352,35 +361,37 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 };
                 // "3 months to 25 years": a range whose ends each have their unit is one
                 // span (an age band, "from 30 days to 60 days").
+                // "extended from 30 days to 60 days" is a change, not a band.
                 match found.last_mut() {
                     Some(last)
-                        if matches!(sentence[last.end..start].trim(), "to" | "-" | "–" | "—") =>
+                        if matches!(sentence[last.end..start].trim(), "to" | "-" | "–" | "—")
+                            && !sentence[..last.start]
+                                .trim_end()
+                                .to_lowercase()
+                                .ends_with("from") =>
                     {
                         last.end = end;
                     }
                     _ => found.push(start..end),
                 }
             }
-            // An age bound without its unit: "Adults aged >18", "aged 18 or over".
+            // An age bound without its unit: "Adults aged >18", "aged over 65".
+            // ("Receivables aged over 90 days" is a length with its unit, found above.)
             for c in AGE.captures_iter(sentence) {
                 if let Some(bound) = c.get(1) {
-                    found.push(bound.range());
+                    if !DURATION.is_match(&sentence[bound.start()..]) {
+                        found.push(bound.range());
+                    }
                 }
             }
         }
         AnswerType::Percentage => add(&PERCENT),
         AnswerType::Amount => {
-            for re in AMOUNT.iter() {
-                for m in re.find_iter(sentence) {
-                    // A footnote mark glued to the unit ("acre feet6") is not part of it.
-                    let kept = m.as_str().trim_end_matches(|c: char| c.is_ascii_digit());
-                    let end = if kept.ends_with(char::is_alphabetic) {
-                        m.start() + kept.len()
-                    } else {
-                        m.end()
-                    };
-                    found.push(m.start()..end);
-                }
+            AMOUNT.iter().for_each(&mut add);
+            // A footnote mark glued to a unit of measure ("acre feet6") is not part of it.
+            for m in QUANTITY.find_iter(sentence) {
+                let kept = m.as_str().trim_end_matches(|c: char| c.is_ascii_digit());
+                found.push(m.start()..m.start() + kept.len());
             }
         }
         AnswerType::Party => {
@@ -399,7 +410,17 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
             }
         }
-        AnswerType::Reference => REFERENCE.iter().for_each(&mut add),
+        AnswerType::Reference => {
+            for m in REFERENCE.iter().flat_map(|re| re.find_iter(sentence)) {
+                // A currency code before a figure is an amount, not a label ("USD 150000").
+                if !["USD", "EUR", "GBP", "INR", "JPY", "CNY"]
+                    .iter()
+                    .any(|c| m.as_str().starts_with(c))
+                {
+                    found.push(m.range());
+                }
+            }
+        }
         AnswerType::Place => {
             // As written, and in capitals ("THE LAWS OF THE STATE OF NEW YORK").
             let upper: Vec<String> = PLACES.iter().map(|p| p.to_uppercase()).collect();
@@ -520,10 +541,6 @@ fn with_city(sentence: &str, place_start: usize) -> usize {
 /// than 250ms) JavaScript programs").
 const COUNT_REACH: usize = 8;
 
-/// Whether the count `m` counts `noun` (a stem): the noun follows within [`COUNT_REACH`]
-/// words with no other number between ("3-5 transcripts of 15 interviews" counts interviews
-/// with 15, not 3), or it stands just before the number, as in a form's field ("Number of
-/// participants 15").
 /// Whether `word` (as written) names what `noun` (a lowercase stem) counts: it begins
 /// with it, or, for people, names people by what befell them ("157 fatalities" for "How
 /// many people died", "deaths", "passengers").
@@ -544,6 +561,10 @@ pub(super) fn counts_as(word: &str, noun: &str) -> bool {
             && PEOPLE.iter().any(|k| word.starts_with(k)))
 }
 
+/// Whether the count `m` counts `noun` (a stem): the noun follows within [`COUNT_REACH`]
+/// words with no other number between ("3-5 transcripts of 15 interviews" counts interviews
+/// with 15, not 3), or it stands just before the number, as in a form's field ("Number of
+/// participants 15").
 fn counts_noun(sentence: &str, m: &regex::Match<'_>, noun: &str) -> bool {
     let is_noun = |w: &str| counts_as(w, noun);
     let is_number = |w: &str| {
@@ -885,9 +906,16 @@ mod tests {
         assert_eq!(
             spans(
                 AnswerType::Duration,
-                "children between the age 3 months to 25 years, and from 30 days - 60 days"
+                "children between the age 3 months to 25 years, and for 30 days - 60 days"
             ),
             ["3 months to 25 years", "30 days - 60 days"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Duration,
+                "The Notice Period is extended from 30 days to 60 days."
+            ),
+            ["30 days", "60 days"]
         );
         // An ordinal is no unit of time, nor a year before one.
         assert!(spans(
@@ -970,7 +998,8 @@ mod tests {
             spans(
                 AnswerType::Reference,
                 "Product Identifier 2019–NM–035–AD] RIN 2120–AA64; IRAS no – 327246; \
-                 Fax: 202–493–2251. FY 2023 was a year; AD 2018–23–51 applies."
+                 Fax: 202–493–2251. FY 2023 was a year; AD 2018–23–51 applies. Washington, \
+                 DC 20590–0001; FY 2023–24; USD 150000; Cupertino, CA 95014."
             ),
             [
                 "Product Identifier 2019–NM–035–AD",

@@ -618,13 +618,36 @@ pub(in crate::ask) fn group_thousands(number: &str) -> String {
     out
 }
 
+/// Whether a line above table row `row` on its page, among the [`CHANGE_HEAD_REACH`]
+/// nearest, heads a change column: the word "Change" ("2023 2022 Change", "% Change").
+fn under_change_head(index: &RetrievalIndex, row: usize) -> bool {
+    let lines = index.lines();
+    let ids = index.page_line_ids(lines[row].page_no);
+    let Some(at) = ids.iter().position(|&i| i == row) else {
+        return false;
+    };
+    ids[at.saturating_sub(CHANGE_HEAD_REACH)..at]
+        .iter()
+        .any(|&i| {
+            lines[i]
+                .text
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "Change" || w == "change" || w == "CHANGE")
+        })
+}
+
+/// Lines above a row searched for its change column's head ([`under_change_head`]).
+const CHANGE_HEAD_REACH: usize = 12;
+
 /// Percentage changes read from a table's change columns: a row whose figures run in groups
 /// of two periods' amounts and the change between them ("iPad 5,791 7,224 (20)% 21,857
 /// 22,118 (1)%", MD&A's net sales by category), for "By what percentage did iPad net sales
 /// change in the third quarter?". The group is the asked period length's (a quarter the
 /// first of a quarter-and-year-to-date table, six or nine months the second), else the one
 /// whose first year is the asked year (a table of 2023 against 2022 and 2022 against 2021),
-/// else the first. The value is signed ("-20%"), the cell as written kept beside it.
+/// else the first. The row's own label must name what the question asks ("iPad"), and a
+/// line above it head a change column. The value is signed ("-20%"), the cell as written
+/// kept beside it.
 pub(in crate::ask) fn change_cell_candidates(
     input: &ReaderInput<'_>,
     units: &[Unit],
@@ -659,10 +682,15 @@ pub(in crate::ask) fn change_cell_candidates(
             continue;
         }
         let label_terms = stems(&label);
+        // The row is the one asked about: its own label has a word of the question ("iPad"),
+        // not only the group's ("Net sales by category:") or the change's.
+        let named = label_terms
+            .iter()
+            .any(|t| !of_change(t) && label_weights.iter().any(|(w, _)| w == t));
         let cov = coverage_by(&label_weights, |t| {
             label_terms.contains(t) || unit.context.contains(t) || of_change(t)
         });
-        if cov < MIN_COVERAGE {
+        if !named || cov < MIN_COVERAGE || !under_change_head(input.index, unit.first) {
             continue;
         }
         let years = input.index.column_years(unit.first);

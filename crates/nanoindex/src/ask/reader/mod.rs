@@ -68,17 +68,20 @@ pub fn stem(term: &str) -> String {
 /// A lowercase word's British "-ise" spelling written as the American "-ize": "-isation"
 /// always ("hospitalisation"), and "-ise", "-ised", "-ises", "-ising" after the letters
 /// that end the stems of such verbs ("hospitalised", "authorised", "recognised",
-/// "organised", "prioritised", "criticised", "summarised"), so that "raise", "premise",
-/// "exercise" or "enterprise" stay as they are.
+/// "organised", "prioritised", "criticised", "summarised", "minimised", "utilised",
+/// "characterised", "emphasised"), so that "raise", "exercise" or "enterprise" stay as they
+/// are (a word changed on both sides alike, "premise", matches as before).
 fn american(word: &str) -> std::borrow::Cow<'_, str> {
     if let Some(i) = word.find("isation") {
         return format!("{}ization{}", &word[..i], &word[i + "isation".len()..]).into();
     }
     for ending in ["ise", "ised", "ises", "ising"] {
         if let Some(base) = word.strip_suffix(ending) {
-            if ["al", "or", "gn", "an", "ar", "it", "ic", "ym", "ti"]
-                .iter()
-                .any(|b| base.ends_with(b))
+            if [
+                "al", "or", "gn", "an", "ar", "it", "ic", "ym", "im", "il", "er", "as",
+            ]
+            .iter()
+            .any(|b| base.ends_with(b))
             {
                 return format!("{base}iz{}", &ending[2..]).into();
             }
@@ -732,7 +735,13 @@ fn read_part(
                 .clone()
                 .or_else(|| defined_term(part))
                 .or_else(|| capitalised_defined_term(part, units));
-            definition_candidates(input, units, term.as_deref(), &weights)
+            let c = definition_candidates(input, units, term.as_deref(), &weights);
+            // "We define Adjusted EBITDA as …" has no "means": the sentence that says it.
+            if c.is_empty() {
+                sentence_candidates(input, units, &weights)
+            } else {
+                c
+            }
         }
         // "What did the Supreme Court do with the Court of Appeals decision?": the court's own
         // disposition, in a court's document (its caption names a court), when the court
@@ -761,7 +770,9 @@ fn read_part(
     }
     for c in &mut candidates {
         if (input.addressed_to_model)(&c.quote) {
+            // Read as data: it may answer only as a sentence half as close would.
             c.score *= INSTRUCTION_FACTOR;
+            c.coverage *= INSTRUCTION_FACTOR;
         }
     }
     if kind == AnswerType::YesNo {
@@ -770,6 +781,7 @@ fn read_part(
             let quoted: HashSet<String> = stems(&c.quote).into_iter().collect();
             if !focus.iter().all(|t| quoted.contains(t)) {
                 c.score *= ANY_FOCUS_FACTOR;
+                c.coverage *= ANY_FOCUS_FACTOR;
             }
         }
     }
@@ -1422,6 +1434,13 @@ mod tests {
             sentence::paired_date_and_period(text, &rates, &rates[2]),
             (None, None)
         );
+        // A list of three periods, the last noun standing for all.
+        let text = "$5, $7 and $9 for the three, six and nine months ended September 30, 2024";
+        let amounts = spans::find(AnswerType::Amount, text, None);
+        assert_eq!(
+            sentence::paired_date_and_period(text, &amounts, &amounts[0]).1,
+            Some("three months".to_string())
+        );
         let text = "$5 and $7 for the three and six months ended June 30, 2024";
         let amounts = spans::find(AnswerType::Amount, text, None);
         assert_eq!(
@@ -1460,7 +1479,7 @@ mod tests {
         }
         for word in [
             "raise",
-            "premise",
+            "advertise",
             "exercise",
             "enterprise",
             "otherwise",
@@ -1492,6 +1511,10 @@ mod tests {
         assert_eq!(
             counted_noun("How many registered users logged in?").as_deref(),
             Some("users")
+        );
+        assert_eq!(
+            counted_noun("How many newly issued shares were sold?").as_deref(),
+            Some("shares")
         );
     }
 

@@ -135,7 +135,7 @@ static PERIOD_LIST: LazyLock<Regex> = LazyLock::new(|| {
 fn periods_named(text: &str) -> Vec<String> {
     static ITEM: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)\b(?:(first|second|third|fourth)\s+(quarter|half)|(three|six|nine|twelve)(?:\s+months|\s*,|\s+and)|(three|six|nine|twelve)-month)\b",
+            r"(?i)\b(?:(first|second|third|fourth)\s+(quarter|half)\b|(three|six|nine|twelve)(?:\s+months\b|\s*,|\s+and\b)|(three|six|nine|twelve)-month\b)",
         )
         .expect("valid regex")
     });
@@ -220,8 +220,9 @@ pub(super) fn paired_date_and_period(
 /// asks: it follows "of" after a noun phrase whose head the question asks but whose
 /// modifiers name another kind ("the U.S. federal statutory rate of 21%" for "What was the
 /// effective tax rate?"): none of the words before the head in `question` ("effective",
-/// "tax") is among the phrase's modifiers, and one of those is a word the question does not
-/// ask (`asked`, by stem). "An expense of 11.4%" (a head not asked) and "an acquisition
+/// "tax") is among the phrase's modifiers, one of those is a word the question does not ask
+/// (`asked`, by stem), and the sentence names the asked phrase itself before the figure
+/// ("Our effective tax rates … were lower than …": the figure is compared with it). "An expense of 11.4%" (a head not asked) and "an acquisition
 /// termination cost of $1.35 billion" (every word asked) are not.
 fn named_otherwise(
     text: &str,
@@ -265,7 +266,20 @@ fn named_otherwise(
         return false;
     };
     let asked_modifiers = phrase_before(&words[..at].join(" "));
+    // The sentence names the asked thing itself, apart from the figure ("Our effective tax
+    // rates … were lower than the statutory rate of 21%"): the figure is the other one's.
+    // ("Bear interest at a fixed rate of 5.25%" names no "interest rate" apart: it is it.)
+    let asked_phrase: Vec<String> = asked_modifiers
+        .iter()
+        .rev()
+        .chain(std::iter::once(head))
+        .cloned()
+        .collect();
+    let named_apart = stems(&text[..span.start])
+        .windows(asked_phrase.len())
+        .any(|w| w == asked_phrase.as_slice());
     !asked_modifiers.is_empty()
+        && named_apart
         && !asked_modifiers.iter().any(|m| modifiers.contains(m))
         && modifiers.iter().any(|m| !asked(m))
 }
@@ -293,15 +307,26 @@ pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
         .find("how many ")
         .map(|i| i + "how many ".len())
         .or_else(|| lower.find("number of ").map(|i| i + "number of ".len()))?;
+    let all: Vec<String> = lower
+        .get(at..)
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+        .collect();
     let mut words: Vec<String> = Vec::new();
-    for w in lower.get(at..).unwrap_or_default().split_whitespace() {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
-        // A past-tense verb after the noun ends it: "How many people died".
-        let verb = !words.is_empty() && w.len() > 3 && w.ends_with("ed");
+    for (i, w) in all.iter().enumerate() {
+        // A past-tense verb after the noun ends it ("How many people died in …?"); a
+        // participle before a noun does not ("How many newly issued shares").
+        let verb = !words.is_empty()
+            && w.len() > 3
+            && w.ends_with("ed")
+            && all
+                .get(i + 1)
+                .is_none_or(|next| next.is_empty() || NOUN_PHRASE_ENDS.contains(&next.as_str()));
         if w.is_empty() || NOUN_PHRASE_ENDS.contains(&w.as_str()) || verb {
             break;
         }
-        words.push(w);
+        words.push(w.clone());
     }
     words.last().cloned()
 }
@@ -374,10 +399,7 @@ pub(super) fn span_candidates(
             .collect()
     };
     // "In what year …", "Which year …": a year is a date's answer.
-    let asks_year = kind == AnswerType::Date
-        && ["what year", "which year"]
-            .iter()
-            .any(|w| lower_part.contains(w));
+    let asks_year = kind == AnswerType::Date && answer_type::asks_year(part);
     // The reporting periods the question names ("for the second quarter of fiscal 2024").
     let asked_periods = periods_named(part);
     // "By how much does the bonus increase": a change may be a percentage.
@@ -1277,9 +1299,9 @@ pub(super) fn names_defined_term(
         // asked about.
         // (A type word, "Closing Date", is asked without weight.)
         if defines_sentence
-            && !terms
-                .iter()
-                .all(|t| TYPE_WORDS.contains(&t.as_str()) || weights.iter().any(|(w, _)| w == t))
+            && !terms.iter().all(|t| {
+                TYPE_WORDS.iter().any(|w| stem(w) == *t) || weights.iter().any(|(w, _)| w == t)
+            })
         {
             return false;
         }
