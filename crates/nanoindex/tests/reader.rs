@@ -2245,3 +2245,43 @@ fn rules_hold_off_where_they_do_not_apply() {
         "{answer:#?}"
     );
 }
+
+/// "Which … bulletin / directive / version" asks for a document or a version by its number,
+/// read as a reference: a number broken by the line after its dash is one word, and the
+/// word that opens the sentence is no part of a label.
+#[test]
+fn which_bulletin_directive_or_version_is_read_by_its_number() {
+    let mut f = Flow::new();
+    f.heading(14.0, "PROPOSED AIRWORTHINESS DIRECTIVE");
+    f.para(&[
+        "Since AD 2018-23-51 was issued, the agency has determined that final corrective action",
+        "is necessary. This proposed AD would supersede AD 2018-23-51.",
+    ]);
+    f.para(&[
+        "This proposed AD would apply only to the airplanes identified in Special Attention",
+        "Service Bulletin 737-",
+        "31-1860, dated June 12, 2020.",
+    ]);
+    f.para(&["Before further flight, install flight control computer software version P12.1.2."]);
+    let (_dir, doc) = prepare(&f.bytes(), "directive.pdf");
+    for (question, expected) in [
+        (
+            "Which airworthiness directive would the proposed AD supersede?",
+            "AD 2018-23-51",
+        ),
+        (
+            "Which service bulletin identifies the airplanes the proposed AD would apply to?",
+            "Service Bulletin 737-31-1860",
+        ),
+        (
+            "Which flight control computer software version must be installed?",
+            "P12.1.2",
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "reference", "{question}");
+        assert!(answer.content.contains(expected), "{question}: {answer:#?}");
+        assert!(!answer.content.contains("Since"), "{question}: {answer:#?}");
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+    }
+}

@@ -383,6 +383,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if asks_which_person(q) {
         return AnswerType::Person;
     }
+    // "Which Boeing service bulletin …", "Which airworthiness directive would it supersede?",
+    // "Which … software version must be installed?": a document or version by its number.
+    if asks_which_of(q, WHICH_REFERENCE) {
+        return AnswerType::Reference;
+    }
     if has(&["which court", "what court"]) {
         return AnswerType::Party;
     }
@@ -664,6 +669,26 @@ fn asks_which_person(q: &str) -> bool {
     })
 }
 
+/// Documents and versions a "which …" question may name by their number
+/// ([`asks_which_of`]).
+const WHICH_REFERENCE: &[&str] = &["directive", "bulletin", "version", "release"];
+
+/// Whether lowercase `q` asks "which" of one of `nouns`, among the four words after "which"
+/// ("which boeing service bulletin", "which flight control computer ops software version").
+fn asks_which_of(q: &str, nouns: &[&str]) -> bool {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        *w == "which"
+            && words[i + 1..]
+                .iter()
+                .take(6)
+                .any(|next| nouns.contains(next))
+    })
+}
+
 /// Whether `phrase` occurs in `text` at word boundaries.
 fn contains_phrase(text: &str, phrase: &str) -> bool {
     let mut from = 0;
@@ -841,6 +866,14 @@ mod tests {
             (
                 "Which bank signed the agreement as Indenture Trustee?",
                 AnswerType::Party,
+            ),
+            (
+                "Which Boeing service bulletin identifies the airplanes?",
+                AnswerType::Reference,
+            ),
+            (
+                "Which flight control computer OPS software version must be installed?",
+                AnswerType::Reference,
             ),
             (
                 "How soon after the end of each quarter must the royalty report be sent?",

@@ -74,6 +74,13 @@ static AGE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Capitalised words that open a sentence or a clause, never a label's name
+/// ([`find`]'s references).
+const LEADING_WORDS: &[&str] = &[
+    "Since", "The", "In", "On", "Under", "After", "Before", "When", "As", "If", "By", "For",
+    "From", "With", "See", "Per", "This", "That", "Each", "Any", "All", "Until", "Unless",
+];
+
 /// A quantity with its unit of measure ("310,000 acre feet", "3,000 cubic feet per second",
 /// "500 barrels"), for "How much surface water …?", a footnote mark glued to the unit
 /// ("feet6") matched and trimmed where it is used.
@@ -263,11 +270,13 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // 2018–23–51"; not a ZIP code "DC 20590–0001" or a year "FY 2023–24"), or five digits
         // or more after a label of three letters or more that is no currency ("USD 150000").
         compile(
-            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{2,6}|Identifier|Number|ID)(?:\s+(?i:no\.?|number))?\s*[:–-]?\s+(?:[A-Z0-9]*\d[A-Z0-9]*(?:[–-][A-Z0-9]+)*[–-][A-Z0-9]*[A-Z][A-Z0-9]*(?:[–-][A-Z0-9]+)*|\d+[–-]\d+(?:[–-]\d+)+)\b",
+            r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{2,6}|Identifier|Number|ID|Bulletin|Directive)(?:\s+(?i:no\.?|number))?\s*[:–-]?\s+(?:[A-Z0-9]*\d[A-Z0-9]*(?:[–-][A-Z0-9]+)*[–-][A-Z0-9]*[A-Z][A-Z0-9]*(?:[–-][A-Z0-9]+)*|\d+[–-]\s?\d+(?:[–-]\s?\d+)+)\b",
         ),
         compile(
             r"\b(?:[A-Z][a-z]+\s+)?(?:[A-Z]{3,6}|Identifier|Number|ID)(?:\s+(?i:no\.?|number))?\s*[:–-]?\s+\d{5,}\b",
         ),
+        // A software version: "software version P12.1.2", "Version 3.0.1".
+        compile(r"\b[Vv]ersion\s+[A-Z]?\d+(?:\.\d+)+[a-z]?\b"),
         // A telephone or fax number after its label: "Fax: 202–493–2251".
         compile(
             r"\b(?:Fax|Phone|Telephone|Tel\.?)\s*:?\s*(?:\+?1[\s–-])?\(?\d{3}\)?[\s–-]*\d{3}[–-]\d{4}\b",
@@ -413,12 +422,21 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
         AnswerType::Reference => {
             for m in REFERENCE.iter().flat_map(|re| re.find_iter(sentence)) {
                 // A currency code before a figure is an amount, not a label ("USD 150000").
-                if !["USD", "EUR", "GBP", "INR", "JPY", "CNY"]
+                if ["USD", "EUR", "GBP", "INR", "JPY", "CNY"]
                     .iter()
                     .any(|c| m.as_str().starts_with(c))
                 {
-                    found.push(m.range());
+                    continue;
                 }
+                // A label's first word is a name ("Service Bulletin"), not the word that opens
+                // the sentence ("Since AD 2018–23–51 was issued").
+                let first = m.as_str().split(' ').next().unwrap_or("");
+                let skip = if m.as_str().contains(' ') && LEADING_WORDS.contains(&first) {
+                    first.len() + 1
+                } else {
+                    0
+                };
+                found.push(m.start() + skip..m.end());
             }
         }
         AnswerType::Place => {
@@ -999,13 +1017,17 @@ mod tests {
                 AnswerType::Reference,
                 "Product Identifier 2019–NM–035–AD] RIN 2120–AA64; IRAS no – 327246; \
                  Fax: 202–493–2251. FY 2023 was a year; AD 2018–23–51 applies. Washington, \
-                 DC 20590–0001; FY 2023–24; USD 150000; Cupertino, CA 95014."
+                 DC 20590–0001; FY 2023–24; USD 150000; Cupertino, CA 95014. Service Bulletin \
+                 737– 31–1860; software version P12.1.2. Since AD 2018–23–51 was issued."
             ),
             [
                 "Product Identifier 2019–NM–035–AD",
                 "RIN 2120–AA64",
                 "IRAS no – 327246",
                 "Fax: 202–493–2251",
+                "AD 2018–23–51",
+                "Service Bulletin 737– 31–1860",
+                "version P12.1.2",
                 "AD 2018–23–51"
             ]
         );

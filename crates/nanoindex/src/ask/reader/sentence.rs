@@ -648,9 +648,12 @@ pub(super) fn span_candidates(
         let found_all = found.clone();
         for span in found {
             let written = unit.text[span.clone()].trim();
-            // "FAA–2020– 0686": a docket number broken by the line is one word.
-            let value = if kind == AnswerType::Reference && written.starts_with("Docket") {
-                written.replace("– ", "–").replace("- ", "-")
+            // "FAA–2020– 0686", "Bulletin 737– 31–1860": a number broken by the line after
+            // its dash is one word ("IRAS no – 327246" keeps its spaced dash).
+            let value = if kind == AnswerType::Reference {
+                static BROKEN: LazyLock<Regex> =
+                    LazyLock::new(|| Regex::new(r"(\w[–-]) ").expect("valid regex"));
+                BROKEN.replace_all(written, "$1").into_owned()
             } else if let Some(rupees) = written.strip_prefix('`') {
                 // The rupee font's grave accent is the sign it draws ([`spans::find`]).
                 format!("₹{}", rupees.trim_start())
