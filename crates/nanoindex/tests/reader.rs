@@ -2180,6 +2180,8 @@ fn lengths_and_counts_asked_in_other_words_are_found() {
             answer.content.to_lowercase().contains(expected),
             "{question}: {answer:#?}"
         );
+        // The numbered definition of another term is not the answer.
+        assert!(!answer.content.contains("twelve-month"), "{question}: {answer:#?}");
         assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }

@@ -74,6 +74,34 @@ static AGE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The end of `range` of `sentence` without a footnote mark glued to its unit ("61 days1",
+/// "acre feet6" end before the digit); `range.end` when it ends in no unit word.
+fn without_footnote_mark(sentence: &str, range: Range<usize>) -> usize {
+    let kept = sentence[range.clone()].trim_end_matches(|c: char| c.is_ascii_digit());
+    if kept.ends_with(char::is_alphabetic) {
+        range.start + kept.len()
+    } else {
+        range.end
+    }
+}
+
+/// The age bounds of `sentence` ([`AGE`]): each bound's byte range ("`>18`" of "aged >18")
+/// and whether it is a minimum (">", "≥", "over", "above", "at least") rather than a maximum.
+/// "Receivables aged over 90 days" states a length with its unit, no age bound.
+pub(super) fn age_bounds(sentence: &str) -> impl Iterator<Item = (Range<usize>, bool)> + '_ {
+    AGE.captures_iter(sentence).filter_map(move |c| {
+        let bound = c.get(1)?;
+        if DURATION.is_match(&sentence[bound.start()..]) {
+            return None;
+        }
+        let minimum = !bound.as_str().starts_with(['<', '≤'])
+            && !["under", "below"]
+                .iter()
+                .any(|w| bound.as_str().to_lowercase().starts_with(w));
+        Some((bound.range(), minimum))
+    })
+}
+
 /// Capitalised words that open a sentence or a clause, never a label's name
 /// ([`find`]'s references).
 const LEADING_WORDS: &[&str] = &[
@@ -361,13 +389,7 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 // "Section 10 to 90 days", "June 1, 2024 - 30 days": no range, the length is
                 // the last number's.
                 let start = m.start() + range_not_stated(sentence, m.start(), m.as_str());
-                let text = &sentence[start..m.end()];
-                let kept = text.trim_end_matches(|c: char| c.is_ascii_digit());
-                let end = if kept.ends_with(char::is_alphabetic) {
-                    start + kept.len()
-                } else {
-                    m.end()
-                };
+                let end = without_footnote_mark(sentence, start..m.end());
                 // "3 months to 25 years": a range whose ends each have their unit is one
                 // span (an age band, "from 30 days to 60 days").
                 // "extended from 30 days to 60 days" is a change, not a band.
@@ -385,22 +407,14 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
             }
             // An age bound without its unit: "Adults aged >18", "aged over 65".
-            // ("Receivables aged over 90 days" is a length with its unit, found above.)
-            for c in AGE.captures_iter(sentence) {
-                if let Some(bound) = c.get(1) {
-                    if !DURATION.is_match(&sentence[bound.start()..]) {
-                        found.push(bound.range());
-                    }
-                }
-            }
+            found.extend(age_bounds(sentence).map(|(bound, _)| bound));
         }
         AnswerType::Percentage => add(&PERCENT),
         AnswerType::Amount => {
             AMOUNT.iter().for_each(&mut add);
             // A footnote mark glued to a unit of measure ("acre feet6") is not part of it.
             for m in QUANTITY.find_iter(sentence) {
-                let kept = m.as_str().trim_end_matches(|c: char| c.is_ascii_digit());
-                found.push(m.start()..m.start() + kept.len());
+                found.push(m.start()..without_footnote_mark(sentence, m.range()));
             }
         }
         AnswerType::Party => {

@@ -632,7 +632,7 @@ fn under_change_head(index: &RetrievalIndex, row: usize) -> bool {
             lines[i]
                 .text
                 .split(|c: char| !c.is_alphanumeric())
-                .any(|w| w == "Change" || w == "change" || w == "CHANGE")
+                .any(|w| w.eq_ignore_ascii_case("change"))
         })
 }
 

@@ -339,13 +339,6 @@ fn implied_terms(sentence: &str) -> Vec<String> {
     });
     static NOTICE: LazyLock<regex::Regex> =
         LazyLock::new(|| regex::Regex::new(r"(?i)\bnotice\b").expect("pattern"));
-    // "Adults aged >18" states a minimum age, "aged under 65" a maximum.
-    static AGE_BOUND: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)\baged\s*(?:(?P<min>>|≥|over|above|at least)|(?P<max><|≤|under|below))\s*\d",
-        )
-        .expect("pattern")
-    });
     if CASE_NUMBER.is_match(sentence) {
         out.extend(["docket", "number", "case"]);
     }
@@ -382,12 +375,9 @@ fn implied_terms(sentence: &str) -> Vec<String> {
     if NOTICE.is_match(sentence) {
         out.push(stem("notified"));
     }
-    if let Some(c) = AGE_BOUND.captures(sentence) {
-        let bound = if c.name("min").is_some() {
-            "minimum"
-        } else {
-            "maximum"
-        };
+    // "Adults aged >18" states a minimum age, "aged under 65" a maximum.
+    if let Some((_, minimum)) = spans::age_bounds(sentence).next() {
+        let bound = if minimum { "minimum" } else { "maximum" };
         out.extend([stem("age"), stem(bound)]);
     }
     out
