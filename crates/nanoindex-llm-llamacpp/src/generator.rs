@@ -15,6 +15,8 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::data::LlamaTokenData;
 use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use llama_cpp_2::token::LlamaToken;
+mod serve;
+
 use nanoindex_llm::{
     check_prompt, decode, elapsed_ms, reusable_prefix, DecodeSteps, GenerateRequest, Generation,
     LlmError, ModelInfo, Result, SequenceStops, TextGenerator, TokenControl,
@@ -555,6 +557,10 @@ impl TextGenerator for LlamaCppGenerator {
                 .tokenize(text.as_bytes(), false, false)
                 .len(),
         )
+    }
+
+    fn serve(&mut self, work: &mut dyn nanoindex_llm::Conversations) -> Result<()> {
+        self.serve_slots(work)
     }
 
     fn generate_batch(&mut self, requests: &[GenerateRequest]) -> Result<Vec<Generation>> {

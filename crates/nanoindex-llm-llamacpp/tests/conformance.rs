@@ -6,7 +6,10 @@
 
 use std::path::Path;
 
-use nanoindex_llm::{GenerateRequest, LlmError, TextGenerator};
+use nanoindex_llm::{
+    ChatMessage, Conversations, GenerateRequest, Generation, LlmError, StopReason, TextGenerator,
+    TokenControl,
+};
 use nanoindex_llm_conformance::{conformance_tests, model_path, quiet};
 use nanoindex_llm_llamacpp::{LlamaCppConfig, LlamaCppGenerator};
 use nanoindex_models::DEFAULT_TEXT_MODEL;
@@ -188,5 +191,217 @@ fn truncated_gguf_is_a_load_error() {
         let error = load_error(file.path());
         assert!(matches!(error, LlmError::Load { .. }), "{len}: {error}");
         assert!(error.to_string().contains("truncated"), "{error}");
+    }
+}
+
+/// Two-turn conversations for `serve`: each asks `first`, then, with the reply in the
+/// conversation, one more user turn; conversation `stop_id` is ended by its watcher as soon
+/// as its reply has any text.
+struct TwoTurns {
+    firsts: Vec<GenerateRequest>,
+    second: &'static str,
+    next: usize,
+    replies: Vec<Vec<Result<Generation, LlmError>>>,
+    watched: Vec<String>,
+    stop_id: Option<usize>,
+    in_flight: usize,
+    most_in_flight: usize,
+}
+
+impl TwoTurns {
+    fn new(firsts: Vec<GenerateRequest>, stop_id: Option<usize>) -> Self {
+        let n = firsts.len();
+        TwoTurns {
+            firsts,
+            second: "Now name the most important number in it.",
+            next: 0,
+            replies: (0..n).map(|_| Vec::new()).collect(),
+            watched: vec![String::new(); n],
+            stop_id,
+            in_flight: 0,
+            most_in_flight: 0,
+        }
+    }
+
+    fn texts(&self) -> Vec<Vec<String>> {
+        self.replies
+            .iter()
+            .map(|turns| {
+                turns
+                    .iter()
+                    .map(|r| r.as_ref().map_or_else(|e| format!("error: {e}"), |g| g.text.clone()))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl Conversations for TwoTurns {
+    fn start(&mut self, _idle: bool) -> Option<(usize, GenerateRequest)> {
+        let request = self.firsts.get(self.next)?.clone();
+        self.next += 1;
+        self.in_flight += 1;
+        self.most_in_flight = self.most_in_flight.max(self.in_flight);
+        Some((self.next - 1, request))
+    }
+
+    fn watch(&mut self, id: usize, written: &str) -> TokenControl {
+        self.watched[id] = written.to_string();
+        if Some(id) == self.stop_id && !written.trim().is_empty() {
+            TokenControl::Stop
+        } else {
+            TokenControl::Continue
+        }
+    }
+
+    fn reply(&mut self, id: usize, reply: Result<Generation, LlmError>) -> Option<GenerateRequest> {
+        let turn = self.replies[id].len();
+        let next = match (&reply, turn) {
+            (Ok(first), 0) => {
+                let mut request = self.firsts[id].clone();
+                request.messages.push(ChatMessage::assistant(first.text.clone()));
+                request.messages.push(ChatMessage::user(self.second));
+                Some(request)
+            }
+            _ => None,
+        };
+        self.replies[id].push(reply);
+        if next.is_none() {
+            self.in_flight -= 1;
+        }
+        next
+    }
+}
+
+fn summaries(n: usize) -> Vec<GenerateRequest> {
+    let texts = [
+        "Revenue grew 12% to 4.1 billion dollars, driven by cloud services.",
+        "The company repurchased 2 million shares and raised its dividend.",
+        "Operating costs fell because two factories were closed in 2023.",
+        "A lawsuit about patents was settled for 30 million dollars.",
+        "The lease runs for ten years and the rent rises 3% each year.",
+        "Net income was 812 million dollars, up from 640 million.",
+    ];
+    texts
+        .iter()
+        .cycle()
+        .take(n)
+        .map(|t| {
+            GenerateRequest::chat(
+                "You summarise short passages of company filings in one sentence, in your own \
+                 words, without repeating the passage.",
+                t,
+            )
+            .with_max_tokens(20)
+        })
+        .collect()
+}
+
+/// Serves `firsts` on a fresh generator and returns what it heard.
+fn serve(path: &Path, config: LlamaCppConfig, work: &mut TwoTurns, one_at_a_time: bool) {
+    let mut generator = LlamaCppGenerator::load(path, config).unwrap();
+    if one_at_a_time {
+        nanoindex_llm::serve_one_at_a_time(&mut generator, work).unwrap();
+    } else {
+        generator.serve(work).unwrap();
+    }
+}
+
+#[test]
+fn serving_on_one_sequence_is_exactly_one_request_at_a_time() {
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    let config = LlamaCppConfig {
+        n_seq_max: 1,
+        ..config(2048)
+    };
+    let mut served = TwoTurns::new(summaries(3), None);
+    serve(&path, config.clone(), &mut served, false);
+    let mut single = TwoTurns::new(summaries(3), None);
+    serve(&path, config, &mut single, true);
+    assert_eq!(served.texts(), single.texts());
+    for (a, b) in served.replies.iter().flatten().zip(single.replies.iter().flatten()) {
+        let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+        assert_eq!(a.tokens, b.tokens);
+        assert_eq!(a.n_cached_prompt_tokens, b.n_cached_prompt_tokens);
+    }
+    // The second turn evaluates only what it adds to the first.
+    let second = served.replies[0][1].as_ref().unwrap();
+    let first = served.replies[0][0].as_ref().unwrap();
+    assert!(second.n_cached_prompt_tokens >= first.n_prompt_tokens, "{second:?}");
+}
+
+#[test]
+fn serving_keeps_conversations_in_flight_and_agrees_with_one_at_a_time() {
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    let config = LlamaCppConfig {
+        n_seq_max: 4,
+        ..config(4096)
+    };
+    let mut served = TwoTurns::new(summaries(6), Some(2));
+    serve(&path, config.clone(), &mut served, false);
+    let mut single = TwoTurns::new(summaries(6), Some(2));
+    serve(&path, config, &mut single, true);
+    assert_eq!(served.most_in_flight, 4, "four sequences at once");
+    let (mut agree, mut total) = (0, 0);
+    for (id, (a, b)) in served.replies.iter().zip(&single.replies).enumerate() {
+        assert_eq!(a.len(), 2, "conversation {id} had both turns");
+        for (turn, (a, b)) in a.iter().zip(b).enumerate() {
+            let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+            assert!(!a.text.trim().is_empty(), "{id}/{turn}");
+            total += a.tokens.len().max(b.tokens.len());
+            agree += a.tokens.iter().zip(&b.tokens).take_while(|(x, y)| x == y).count();
+        }
+        let first = a[0].as_ref().unwrap();
+        let second = a[1].as_ref().unwrap();
+        // The next turn reuses its own sequence; later conversations copy the shared
+        // instructions from another sequence instead of evaluating them again.
+        assert!(second.n_cached_prompt_tokens >= first.n_prompt_tokens, "{id}: {second:?}");
+        if id > 0 {
+            assert!(first.n_cached_prompt_tokens >= 16, "{id}: {first:?}");
+        }
+    }
+    // The watcher's stop ends the reply where it was: its text is what was streamed.
+    let stopped = served.replies[2][0].as_ref().unwrap();
+    assert_eq!(stopped.stop_reason, StopReason::Callback);
+    assert_eq!(served.watched[2], stopped.text);
+    assert!(stopped.n_completion_tokens < 20);
+    // Batched rows round differently from single ones; greedy tokens still agree on nearly
+    // every position (counted up to each reply's first divergence).
+    let ratio = agree as f64 / total as f64;
+    eprintln!("served/one-at-a-time greedy agreement: {agree}/{total} = {ratio:.3}");
+    assert!(ratio >= 0.8, "agreement {ratio:.3}");
+}
+
+#[test]
+fn serving_in_a_small_context_waits_for_room_and_rejects_only_what_cannot_fit() {
+    let Some(path) = model_path(DEFAULT_TEXT_MODEL) else {
+        return;
+    };
+    // Room for about two conversations at once in 4 sequences.
+    let config = LlamaCppConfig {
+        n_seq_max: 4,
+        ..config(256)
+    };
+    let mut firsts = summaries(5);
+    firsts.insert(2, GenerateRequest::chat("", &"word ".repeat(400)).with_max_tokens(8));
+    let mut served = TwoTurns::new(firsts, None);
+    serve(&path, config, &mut served, false);
+    for (id, turns) in served.replies.iter().enumerate() {
+        if id == 2 {
+            assert_eq!(turns.len(), 1);
+            let error = turns[0].as_ref().expect_err("a prompt over the context");
+            assert!(matches!(error, LlmError::InvalidRequest(_)), "{error}");
+            continue;
+        }
+        assert_eq!(turns.len(), 2, "conversation {id}: {:?}", served.texts()[id]);
+        for reply in turns {
+            let reply = reply.as_ref().unwrap();
+            assert!(!reply.text.trim().is_empty(), "{id}: {reply:?}");
+            assert_ne!(reply.stop_reason, StopReason::ContextFull, "{id}: {reply:?}");
+        }
     }
 }

@@ -304,6 +304,20 @@ pub trait TextGenerator: Send {
             .map(|request| self.generate(request, &mut |_| TokenControl::Continue))
             .collect()
     }
+
+    /// Serves conversations from `work` until it has no more (continuous batching, see
+    /// [`crate::Conversations`]): backends that decode several sequences together override
+    /// this to keep many conversations in flight; the default runs them one at a time
+    /// ([`crate::serve_one_at_a_time`]). Greedy replies are the ones
+    /// [`TextGenerator::generate`] gives up to the rounding of batched arithmetic.
+    ///
+    /// # Errors
+    ///
+    /// Engine failures ([`crate::LlmError::Inference`]); a request's own error goes to
+    /// [`crate::Conversations::reply`] and the others go on.
+    fn serve(&mut self, work: &mut dyn crate::Conversations) -> Result<()> {
+        crate::serve_one_at_a_time(self, work)
+    }
 }
 
 /// A loaded sentence-embedding model.
