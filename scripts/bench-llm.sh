@@ -92,3 +92,33 @@ PY
 cargo build --quiet -p nanoindex-llm-llamacpp --example batch_decode
 echo "batched decode, SmolLM2-135M-Instruct Q4_1, llama.cpp, $threads thread(s):"
 "$CARGO_TARGET_DIR/debug/examples/batch_decode" "$models_dir/SmolLM2-135M-Instruct.Q4_1.gguf" "$threads" 1,2,4,8,16
+
+# Continuous batching (`TextGenerator::serve`, issue 14 item 3): conversations shaped like
+# enrichment's (a ~900-token window read for a summary, then its names in the same
+# conversation) served 1, 4 and 8 at a time (examples/serve_bench.rs), on the prose of the
+# first FinanceBench dev filing's structure-only tree.
+data="${NANOINDEX_TEST_DATA:-$(pwd)/../shared}/data/financebench-dev/pdfs/AMCOR_2022_8K_dated-2022-07-01.pdf"
+if [ -f "$data" ]; then
+  serve_work="$(mktemp -d)"
+  "$bin" index "$data" -o "$serve_work" --no-llm >/dev/null
+  python3 - "$serve_work" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+tree = json.load(open(os.path.join(d, next(f for f in os.listdir(d) if f.endswith(".tree.json")))))
+texts = []
+def walk(nodes):
+    for n in nodes:
+        if n.get("text"):
+            texts.append(n["text"])
+        walk(n.get("nodes", []))
+walk(tree["structure"])
+open(os.path.join(d, "prose.txt"), "w").write("\n\n".join(texts))
+PY
+  cargo build --quiet -p nanoindex-llm-llamacpp --example serve_bench
+  echo "continuous batching, SmolLM2-135M-Instruct Q4_1, llama.cpp, $threads thread(s):"
+  "$CARGO_TARGET_DIR/debug/examples/serve_bench" "$models_dir/SmolLM2-135M-Instruct.Q4_1.gguf" \
+    "$threads" "$serve_work/prose.txt" 8 1,4,8
+  rm -rf "$serve_work"
+else
+  echo "skipped continuous batching: no \`$data\` (set NANOINDEX_TEST_DATA)"
+fi

@@ -35,6 +35,15 @@ pub struct LlamaCppConfig {
     pub n_batch: u32,
     /// Most sequences [`LlamaCppGenerator::generate_batch`] decodes together.
     pub n_seq_max: u32,
+    /// Conversations [`TextGenerator::serve`] keeps in flight (continuous batching; capped
+    /// at `n_seq_max`). Default: `n_seq_max` in builds that offload to a GPU, else 1, so
+    /// that on a CPU `serve` runs each conversation as [`TextGenerator::generate`] would.
+    /// On this project's 2-core machine, serving the windows of a 9-page 8-K with 8 in
+    /// flight made its reading stage no faster (58–64 s against 48 s one at a time): a
+    /// CPU's prefill is bound by compute, batched decoding gained at most 1.4×, and one
+    /// cache shared by eight long sequences makes each token attend over all of them
+    /// (`scripts/bench-llm.sh` measures it on the machine at hand).
+    pub serve_sequences: u32,
     /// Layers offloaded to the GPU (0 on CPU-only builds).
     pub n_gpu_layers: u32,
 }
@@ -46,6 +55,11 @@ impl Default for LlamaCppConfig {
             n_ctx: 4096,
             n_batch: 512,
             n_seq_max: 8,
+            serve_sequences: if cfg!(any(feature = "cuda", feature = "metal")) {
+                8
+            } else {
+                1
+            },
             n_gpu_layers: if cfg!(any(feature = "cuda", feature = "metal")) {
                 999
             } else {

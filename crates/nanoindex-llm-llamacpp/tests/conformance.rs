@@ -229,7 +229,10 @@ impl TwoTurns {
             .map(|turns| {
                 turns
                     .iter()
-                    .map(|r| r.as_ref().map_or_else(|e| format!("error: {e}"), |g| g.text.clone()))
+                    .map(|r| {
+                        r.as_ref()
+                            .map_or_else(|e| format!("error: {e}"), |g| g.text.clone())
+                    })
                     .collect()
             })
             .collect()
@@ -259,7 +262,9 @@ impl Conversations for TwoTurns {
         let next = match (&reply, turn) {
             (Ok(first), 0) => {
                 let mut request = self.firsts[id].clone();
-                request.messages.push(ChatMessage::assistant(first.text.clone()));
+                request
+                    .messages
+                    .push(ChatMessage::assistant(first.text.clone()));
                 request.messages.push(ChatMessage::user(self.second));
                 Some(request)
             }
@@ -314,6 +319,7 @@ fn serving_on_one_sequence_is_exactly_one_request_at_a_time() {
     };
     let config = LlamaCppConfig {
         n_seq_max: 1,
+        serve_sequences: 1,
         ..config(2048)
     };
     let mut served = TwoTurns::new(summaries(3), None);
@@ -321,7 +327,12 @@ fn serving_on_one_sequence_is_exactly_one_request_at_a_time() {
     let mut single = TwoTurns::new(summaries(3), None);
     serve(&path, config, &mut single, true);
     assert_eq!(served.texts(), single.texts());
-    for (a, b) in served.replies.iter().flatten().zip(single.replies.iter().flatten()) {
+    for (a, b) in served
+        .replies
+        .iter()
+        .flatten()
+        .zip(single.replies.iter().flatten())
+    {
         let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
         assert_eq!(a.tokens, b.tokens);
         assert_eq!(a.n_cached_prompt_tokens, b.n_cached_prompt_tokens);
@@ -329,7 +340,10 @@ fn serving_on_one_sequence_is_exactly_one_request_at_a_time() {
     // The second turn evaluates only what it adds to the first.
     let second = served.replies[0][1].as_ref().unwrap();
     let first = served.replies[0][0].as_ref().unwrap();
-    assert!(second.n_cached_prompt_tokens >= first.n_prompt_tokens, "{second:?}");
+    assert!(
+        second.n_cached_prompt_tokens >= first.n_prompt_tokens,
+        "{second:?}"
+    );
 }
 
 #[test]
@@ -339,6 +353,7 @@ fn serving_keeps_conversations_in_flight_and_agrees_with_one_at_a_time() {
     };
     let config = LlamaCppConfig {
         n_seq_max: 4,
+        serve_sequences: 4,
         ..config(4096)
     };
     let mut served = TwoTurns::new(summaries(6), Some(2));
@@ -353,13 +368,21 @@ fn serving_keeps_conversations_in_flight_and_agrees_with_one_at_a_time() {
             let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
             assert!(!a.text.trim().is_empty(), "{id}/{turn}");
             total += a.tokens.len().max(b.tokens.len());
-            agree += a.tokens.iter().zip(&b.tokens).take_while(|(x, y)| x == y).count();
+            agree += a
+                .tokens
+                .iter()
+                .zip(&b.tokens)
+                .take_while(|(x, y)| x == y)
+                .count();
         }
         let first = a[0].as_ref().unwrap();
         let second = a[1].as_ref().unwrap();
         // The next turn reuses its own sequence; later conversations copy the shared
         // instructions from another sequence instead of evaluating them again.
-        assert!(second.n_cached_prompt_tokens >= first.n_prompt_tokens, "{id}: {second:?}");
+        assert!(
+            second.n_cached_prompt_tokens >= first.n_prompt_tokens,
+            "{id}: {second:?}"
+        );
         if id > 0 {
             assert!(first.n_cached_prompt_tokens >= 16, "{id}: {first:?}");
         }
@@ -384,10 +407,14 @@ fn serving_in_a_small_context_waits_for_room_and_rejects_only_what_cannot_fit() 
     // Room for about two conversations at once in 4 sequences.
     let config = LlamaCppConfig {
         n_seq_max: 4,
+        serve_sequences: 4,
         ..config(256)
     };
     let mut firsts = summaries(5);
-    firsts.insert(2, GenerateRequest::chat("", &"word ".repeat(400)).with_max_tokens(8));
+    firsts.insert(
+        2,
+        GenerateRequest::chat("", &"word ".repeat(400)).with_max_tokens(8),
+    );
     let mut served = TwoTurns::new(firsts, None);
     serve(&path, config, &mut served, false);
     for (id, turns) in served.replies.iter().enumerate() {
@@ -397,11 +424,20 @@ fn serving_in_a_small_context_waits_for_room_and_rejects_only_what_cannot_fit() 
             assert!(matches!(error, LlmError::InvalidRequest(_)), "{error}");
             continue;
         }
-        assert_eq!(turns.len(), 2, "conversation {id}: {:?}", served.texts()[id]);
+        assert_eq!(
+            turns.len(),
+            2,
+            "conversation {id}: {:?}",
+            served.texts()[id]
+        );
         for reply in turns {
             let reply = reply.as_ref().unwrap();
             assert!(!reply.text.trim().is_empty(), "{id}: {reply:?}");
-            assert_ne!(reply.stop_reason, StopReason::ContextFull, "{id}: {reply:?}");
+            assert_ne!(
+                reply.stop_reason,
+                StopReason::ContextFull,
+                "{id}: {reply:?}"
+            );
         }
     }
 }

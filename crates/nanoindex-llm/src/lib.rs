@@ -27,7 +27,7 @@ pub use generate::{
 };
 pub use nanoindex_core::dirs::{LLAMA_LOG_ENV, LLM_ENV};
 pub use scripted::ScriptedGenerator;
-pub use serve::{rejects_request_only, serve_one_at_a_time, Conversations, Requests};
+pub use serve::{rejects_request_only, serve_one_at_a_time, Conversations};
 pub use spec::BackendSpec;
 pub use stream::{StreamEvent, TextStream};
 pub use threads::{thread_count, thread_count_from, MAX_DEFAULT_THREADS, THREADS_ENV};

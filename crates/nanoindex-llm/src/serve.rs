@@ -78,64 +78,85 @@ pub fn serve_one_at_a_time<G: crate::TextGenerator + ?Sized>(
     Ok(())
 }
 
-/// A [`Conversations`] of single requests known up front, each watched by one closure: the
-/// plain batch, served with continuous batching. Replies come back in request order.
-pub struct Requests<'r, 'w> {
-    requests: &'r [GenerateRequest],
-    next: usize,
-    replies: Vec<Option<Result<Generation>>>,
-    watch: Option<&'w mut dyn FnMut(usize, &str) -> TokenControl>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ChatMessage, ScriptedGenerator, TextGenerator};
 
-impl<'r, 'w> Requests<'r, 'w> {
-    /// The requests, none answered yet; `watch` (optional) sees every reply as it is
-    /// written, with the request's index.
-    #[must_use]
-    pub fn new(
-        requests: &'r [GenerateRequest],
-        watch: Option<&'w mut dyn FnMut(usize, &str) -> TokenControl>,
-    ) -> Self {
-        Requests {
-            requests,
-            next: 0,
-            replies: requests.iter().map(|_| None).collect(),
-            watch,
-        }
+    /// Conversations of two turns: the second repeats the first with its reply; conversation
+    /// 1's watcher stops its first reply at the word "stop".
+    #[derive(Default)]
+    struct Log {
+        started: usize,
+        heard: Vec<(usize, std::result::Result<String, String>)>,
     }
 
-    /// The replies in request order (an error for a request that was rejected or, when
-    /// `serve` failed before reaching it, not answered).
-    #[must_use]
-    pub fn into_replies(self) -> Vec<Result<Generation>> {
-        self.replies
-            .into_iter()
-            .map(|reply| {
-                reply.unwrap_or_else(|| {
-                    Err(LlmError::Inference("the request was not answered".into()))
-                })
+    impl Conversations for Log {
+        fn start(&mut self, idle: bool) -> Option<(usize, GenerateRequest)> {
+            assert!(idle, "one at a time: nothing else is in flight");
+            (self.started < 3).then(|| {
+                self.started += 1;
+                let id = self.started - 1;
+                (id, GenerateRequest::chat("", &format!("first of {id}")))
             })
-            .collect()
-    }
-}
+        }
 
-impl Conversations for Requests<'_, '_> {
-    fn start(&mut self, _idle: bool) -> Option<(usize, GenerateRequest)> {
-        let request = self.requests.get(self.next)?;
-        self.next += 1;
-        Some((self.next - 1, request.clone()))
-    }
+        fn watch(&mut self, id: usize, written: &str) -> TokenControl {
+            if id == 1 && written.contains("stop") {
+                TokenControl::Stop
+            } else {
+                TokenControl::Continue
+            }
+        }
 
-    fn watch(&mut self, id: usize, written: &str) -> TokenControl {
-        match self.watch.as_deref_mut() {
-            Some(watch) => watch(id, written),
-            None => TokenControl::Continue,
+        fn reply(&mut self, id: usize, reply: Result<Generation>) -> Option<GenerateRequest> {
+            let turn = self.heard.iter().filter(|(i, _)| *i == id).count();
+            let next = match (&reply, turn) {
+                (Ok(r), 0) => {
+                    let mut next = GenerateRequest::chat("", &format!("first of {id}"));
+                    next.messages.push(ChatMessage::assistant(r.text.clone()));
+                    next.messages.push(ChatMessage::user("second"));
+                    Some(next)
+                }
+                _ => None,
+            };
+            self.heard
+                .push((id, reply.map(|r| r.text).map_err(|e| e.to_string())));
+            next
         }
     }
 
-    fn reply(&mut self, id: usize, reply: Result<Generation>) -> Option<GenerateRequest> {
-        if let Some(slot) = self.replies.get_mut(id) {
-            *slot = Some(reply);
-        }
-        None
+    #[test]
+    fn one_at_a_time_runs_each_conversation_to_its_end_and_hands_on_a_request_error() {
+        // Conversation 2's second turn finds the script empty: a request error, not the end.
+        let mut model = ScriptedGenerator::new([
+            "zero one",
+            "zero two",
+            "one stop here",
+            "one two",
+            "two one",
+        ]);
+        let mut log = Log::default();
+        model.serve(&mut log).unwrap();
+        let heard: Vec<(usize, std::result::Result<&str, bool>)> = log
+            .heard
+            .iter()
+            .map(|(id, r)| (*id, r.as_deref().map_err(|e| e.contains("no reply left"))))
+            .collect();
+        assert_eq!(
+            heard,
+            [
+                (0, Ok("zero one")),
+                (0, Ok("zero two")),
+                (1, Ok("one stop ")),
+                (1, Ok("one two")),
+                (2, Ok("two one")),
+                (2, Err(true)),
+            ]
+        );
+        // The second turn carries the first turn's reply as the watcher cut it (after the
+        // piece that made it stop).
+        let second_of_1 = &model.requests()[3];
+        assert_eq!(second_of_1.messages[1].content, "one stop ");
     }
 }

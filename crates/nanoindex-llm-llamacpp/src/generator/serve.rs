@@ -1,5 +1,6 @@
-//! Continuous batching on llama.cpp ([`nanoindex_llm::TextGenerator::serve`]): up to `n_seq_max`
-//! conversations in flight, one sequence of the key/value cache each.
+//! Continuous batching on llama.cpp ([`nanoindex_llm::TextGenerator::serve`]): up to
+//! `serve_sequences` conversations in flight ([`crate::LlamaCppConfig`]), one sequence of the
+//! key/value cache each.
 //!
 //! Every forward pass holds one token for each sequence that is generating and, in the room
 //! left of `n_batch`, the prompt tokens of sequences being filled (a conversation's next turn
@@ -86,7 +87,10 @@ impl Slot {
 impl LlamaCppGenerator {
     /// [`nanoindex_llm::TextGenerator::serve`] for llama.cpp (see the module docs).
     pub(super) fn serve_slots(&mut self, work: &mut dyn Conversations) -> Result<()> {
-        let n_slots = self.config.n_seq_max.max(1) as usize;
+        let n_slots = self
+            .config
+            .serve_sequences
+            .clamp(1, self.config.n_seq_max.max(1)) as usize;
         // Sequence 0 keeps what `generate` left in it; the others start empty.
         for seq in 1..n_slots {
             let _ = self
@@ -109,7 +113,9 @@ impl LlamaCppGenerator {
         match outcome {
             Ok(()) => {
                 for slot in &slots[1..] {
-                    let _ = self.context.clear_kv_cache_seq(Some(slot.seq_id()), None, None);
+                    let _ = self
+                        .context
+                        .clear_kv_cache_seq(Some(slot.seq_id()), None, None);
                 }
                 self.cached_tokens = std::mem::take(&mut slots[0].cached);
             }
@@ -132,7 +138,10 @@ impl LlamaCppGenerator {
             // Next turns first, then new conversations into free sequences while the cache
             // has room for each.
             self.admit(slots, n_ctx)?;
-            while !slots.iter().any(|s| s.job.as_ref().is_some_and(|j| !j.admitted)) {
+            while !slots
+                .iter()
+                .any(|s| s.job.as_ref().is_some_and(|j| !j.admitted))
+            {
                 if slots.iter().all(|s| s.job.is_some()) {
                     break;
                 }
@@ -215,7 +224,8 @@ impl LlamaCppGenerator {
                     Some(token) => slot.cached.push(token),
                     None => {
                         let from = slot.cached.len();
-                        slot.cached.extend_from_slice(&job.prompt[from..from + added]);
+                        slot.cached
+                            .extend_from_slice(&job.prompt[from..from + added]);
                     }
                 }
             }
@@ -327,7 +337,9 @@ impl LlamaCppGenerator {
             // Idle caches go first, least recently used first; with nothing running, the
             // caches of other waiting sequences too (then the request fits alone).
             while need(slots) > n_ctx {
-                let running = slots.iter().any(|s| s.job.as_ref().is_some_and(|j| j.admitted));
+                let running = slots
+                    .iter()
+                    .any(|s| s.job.as_ref().is_some_and(|j| j.admitted));
                 let victim = (0..slots.len())
                     .filter(|&k| k != i && !slots[k].cached.is_empty())
                     .filter(|&k| match &slots[k].job {
@@ -407,8 +419,10 @@ impl LlamaCppGenerator {
             .filter(|&k| k != i)
             .filter_map(|k| {
                 let other = slots[k].job.as_ref()?;
-                (other.admitted && other.order < job.order && slots[k].cached.len() < other.prompt.len())
-                    .then(|| reusable_prefix(&other.prompt, &job.prompt))
+                (other.admitted
+                    && other.order < job.order
+                    && slots[k].cached.len() < other.prompt.len())
+                .then(|| reusable_prefix(&other.prompt, &job.prompt))
             })
             .max()
             .unwrap_or(0);

@@ -29,7 +29,9 @@ mod summary;
 use std::time::Instant;
 
 use nanoindex_core::{assign_node_ids, DocumentGraph, DocumentTree};
-use nanoindex_llm::{GenerateRequest, Generation, LlmError, TextGenerator, TokenControl};
+use nanoindex_llm::{
+    Conversations, GenerateRequest, Generation, LlmError, TextGenerator, TokenControl,
+};
 
 pub use checkpoint::Checkpoint;
 pub use entities::EntityStats;
@@ -163,7 +165,9 @@ pub struct EnrichReport {
 
 /// The model with its batch size and the counters of one document.
 pub(crate) struct Calls<'a, 'p> {
-    llm: &'a mut dyn TextGenerator,
+    /// The model (taken out while [`Calls::serve`] runs, which lends the rest of `Calls` to
+    /// the conversations it serves).
+    llm: Option<&'a mut dyn TextGenerator>,
     batch_size: usize,
     calls: usize,
     prompt_tokens: u64,
@@ -186,7 +190,7 @@ pub(crate) struct Calls<'a, 'p> {
 impl<'a, 'p> Calls<'a, 'p> {
     pub(crate) fn new(llm: &'a mut dyn TextGenerator, batch_size: usize) -> Self {
         Calls {
-            llm,
+            llm: Some(llm),
             batch_size: batch_size.max(1),
             calls: 0,
             prompt_tokens: 0,
@@ -204,6 +208,53 @@ impl<'a, 'p> Calls<'a, 'p> {
         }
     }
 
+    /// The model.
+    fn model(&mut self) -> &mut dyn TextGenerator {
+        self.llm
+            .as_deref_mut()
+            .expect("the model is back in `Calls` whenever `serve` is not running")
+    }
+
+    /// Serves `work`'s conversations on the model (continuous batching,
+    /// [`TextGenerator::serve`]) with the accounting of [`Calls::batch`]: a request the
+    /// checkpoint holds a reply to is answered from it (not watched, not sent), every reply
+    /// from the model is counted and saved to the checkpoint as it comes, a request that
+    /// does not fit the context gets an empty reply, and progress is reported after each
+    /// reply.
+    ///
+    /// # Errors
+    ///
+    /// Model failures.
+    pub(crate) fn serve(&mut self, work: &mut dyn Conversations) -> Result<(), LlmError> {
+        let llm = self
+            .llm
+            .take()
+            .expect("`serve` is not called while it runs");
+        let model = llm.info().name.clone();
+        let started = Instant::now();
+        let outcome = llm.serve(&mut Accounted {
+            calls: self,
+            work,
+            model,
+            keys: std::collections::HashMap::new(),
+        });
+        self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
+        self.llm = Some(llm);
+        outcome
+    }
+
+    /// Counts one request of the stage as finished (into the total too, unless
+    /// [`Calls::expect`] counted it ahead) and reports progress.
+    fn finished_one(&mut self) {
+        if self.expected > 0 {
+            self.expected -= 1;
+        } else {
+            self.total += 1;
+        }
+        self.done += 1;
+        self.report();
+    }
+
     fn start_stage(&mut self, stage: Stage) {
         self.stage = stage;
         self.done = 0;
@@ -214,21 +265,7 @@ impl<'a, 'p> Calls<'a, 'p> {
     /// One request.
     pub(crate) fn one(&mut self, request: &GenerateRequest) -> Result<Generation, LlmError> {
         Ok(self
-            .batch_with(std::slice::from_ref(request), None)?
-            .pop()
-            .expect("one reply per request"))
-    }
-
-    /// One request whose reply `watch` sees as it is written (the whole text so far, after
-    /// every piece) and may end early ([`TokenControl::Stop`]): the reply is then the text
-    /// so far. A reply from the checkpoint is not watched (it was cut when it was written).
-    pub(crate) fn one_watched(
-        &mut self,
-        request: &GenerateRequest,
-        watch: &mut dyn FnMut(&str) -> TokenControl,
-    ) -> Result<Generation, LlmError> {
-        Ok(self
-            .batch_with(std::slice::from_ref(request), Some(watch))?
+            .batch(std::slice::from_ref(request))?
             .pop()
             .expect("one reply per request"))
     }
@@ -247,21 +284,11 @@ impl<'a, 'p> Calls<'a, 'p> {
         &mut self,
         requests: &[GenerateRequest],
     ) -> Result<Vec<Generation>, LlmError> {
-        self.batch_with(requests, None)
-    }
-
-    /// [`Calls::batch`], with a watcher for a single request ([`Calls::one_watched`]).
-    fn batch_with(
-        &mut self,
-        requests: &[GenerateRequest],
-        mut watch: Option<&mut dyn FnMut(&str) -> TokenControl>,
-    ) -> Result<Vec<Generation>, LlmError> {
-        debug_assert!(watch.is_none() || requests.len() == 1);
         let counted = self.expected.min(requests.len());
         self.expected -= counted;
         self.total += requests.len() - counted;
         let mut out = Vec::with_capacity(requests.len());
-        let model = self.llm.info().name.clone();
+        let model = self.model().info().name.clone();
         for chunk in requests.chunks(self.batch_size) {
             let keys: Vec<String> = match &self.checkpoint {
                 Some(_) => chunk.iter().map(|r| Checkpoint::key(&model, r)).collect(),
@@ -284,7 +311,7 @@ impl<'a, 'p> Calls<'a, 'p> {
             if !todo.is_empty() {
                 let asked: Vec<GenerateRequest> = todo.iter().map(|&i| chunk[i].clone()).collect();
                 let started = Instant::now();
-                let answered = self.run(&asked, watch.take())?;
+                let answered = self.run(&asked)?;
                 self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
                 for r in &answered {
                     self.calls += 1;
@@ -324,24 +351,14 @@ impl<'a, 'p> Calls<'a, 'p> {
     }
 
     /// One batch of requests on the model.
-    fn run(
-        &mut self,
-        chunk: &[GenerateRequest],
-        mut watch: Option<&mut dyn FnMut(&str) -> TokenControl>,
-    ) -> Result<Vec<Generation>, LlmError> {
+    fn run(&mut self, chunk: &[GenerateRequest]) -> Result<Vec<Generation>, LlmError> {
         let attempt = if chunk.len() == 1 {
             // One request: `generate` reuses the previous prompt's cached prefix.
-            let mut written = String::new();
-            let mut on_token = |piece: &str| match &mut watch {
-                Some(watch) => {
-                    written.push_str(piece);
-                    watch(&written)
-                }
-                None => TokenControl::Continue,
-            };
-            self.llm.generate(&chunk[0], &mut on_token).map(|r| vec![r])
+            self.model()
+                .generate(&chunk[0], &mut |_| TokenControl::Continue)
+                .map(|r| vec![r])
         } else {
-            self.llm.generate_batch(chunk)
+            self.model().generate_batch(chunk)
         };
         match attempt {
             Ok(replies) => Ok(replies),
@@ -350,7 +367,10 @@ impl<'a, 'p> Calls<'a, 'p> {
             Err(LlmError::InvalidRequest(_)) => {
                 let mut replies = Vec::with_capacity(chunk.len());
                 for request in chunk {
-                    match self.llm.generate(request, &mut |_| TokenControl::Continue) {
+                    match self
+                        .model()
+                        .generate(request, &mut |_| TokenControl::Continue)
+                    {
                         Ok(r) => replies.push(r),
                         Err(LlmError::InvalidRequest(_)) => {
                             self.skipped += 1;
@@ -380,6 +400,90 @@ impl<'a, 'p> Calls<'a, 'p> {
         if let Some(progress) = self.progress.as_deref_mut() {
             progress(&p);
         }
+    }
+}
+
+/// The conversations of [`Calls::serve`] with its accounting: requests answered from the
+/// checkpoint never reach the model.
+struct Accounted<'c, 'a, 'p, 'w> {
+    calls: &'c mut Calls<'a, 'p>,
+    work: &'w mut dyn Conversations,
+    model: String,
+    /// Checkpoint key of each conversation's request in flight (with a checkpoint only).
+    keys: std::collections::HashMap<usize, String>,
+}
+
+impl Accounted<'_, '_, '_, '_> {
+    /// `request` of conversation `id`, or the first later request of it the checkpoint
+    /// holds no reply to (earlier ones answered from it), or `None` when the conversation
+    /// ends on saved replies.
+    fn unsaved(&mut self, id: usize, mut request: GenerateRequest) -> Option<GenerateRequest> {
+        loop {
+            let Some(checkpoint) = self.calls.checkpoint.as_deref() else {
+                return Some(request);
+            };
+            let key = Checkpoint::key(&self.model, &request);
+            let Some(saved) = checkpoint.get(&key).map(str::to_string) else {
+                self.keys.insert(id, key);
+                return Some(request);
+            };
+            self.calls.replayed += 1;
+            self.calls.finished_one();
+            let reply = Generation {
+                text: saved,
+                ..empty_generation()
+            };
+            request = self.work.reply(id, Ok(reply))?;
+        }
+    }
+}
+
+impl Conversations for Accounted<'_, '_, '_, '_> {
+    fn start(&mut self, idle: bool) -> Option<(usize, GenerateRequest)> {
+        loop {
+            let (id, request) = self.work.start(idle)?;
+            if let Some(request) = self.unsaved(id, request) {
+                return Some((id, request));
+            }
+        }
+    }
+
+    fn watch(&mut self, id: usize, written: &str) -> TokenControl {
+        self.work.watch(id, written)
+    }
+
+    fn reply(&mut self, id: usize, reply: Result<Generation, LlmError>) -> Option<GenerateRequest> {
+        let reply = match reply {
+            Ok(r) => {
+                self.calls.calls += 1;
+                self.calls.prompt_tokens +=
+                    u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
+                self.calls.completion_tokens += u64::from(r.n_completion_tokens);
+                if let (Some(key), Some(checkpoint)) =
+                    (self.keys.remove(&id), self.calls.checkpoint.as_deref_mut())
+                {
+                    if let Err(e) = checkpoint.save(&[(key, r.text.clone())]) {
+                        self.calls.warnings.push(format!(
+                            "cannot save the model's replies to `{}` ({e}); an interrupted \
+                             run will not resume from them",
+                            checkpoint.path().display()
+                        ));
+                        self.calls.checkpoint = None;
+                    }
+                }
+                r
+            }
+            // A request of its own that cannot run (its prompt does not fit the context):
+            // an empty, unusable reply, as in `Calls::run`.
+            Err(_) => {
+                self.keys.remove(&id);
+                self.calls.skipped += 1;
+                empty_generation()
+            }
+        };
+        self.calls.finished_one();
+        let next = self.work.reply(id, Ok(reply))?;
+        self.unsaved(id, next)
     }
 }
 
@@ -468,7 +572,7 @@ pub fn enrich<'p>(
             .filter_map(|n| n.text.as_deref())
             .map(|t| {
                 calls
-                    .llm
+                    .model()
                     .count_tokens(t)
                     .unwrap_or_else(|| nanoindex_core::estimate_tokens(t)) as u64
             })

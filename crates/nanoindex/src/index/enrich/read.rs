@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 use nanoindex_core::tree::row_key;
 use nanoindex_core::{estimate_tokens, NodeId, TreeNode};
-use nanoindex_llm::{GenerateRequest, LlmError, TokenControl};
+use nanoindex_llm::{Conversations, GenerateRequest, Generation, LlmError, TokenControl};
 
 use super::summary::{clean, usable};
 use super::{prompts, Calls};
@@ -216,56 +216,107 @@ pub(crate) fn read(
         (Some(e), true) => {
             calls.expect(2 * windows.len());
             let system = prompts::reading_system(e.focus, e.entity_types, e.relation_types);
-            let mut readings = Vec::with_capacity(windows.len());
-            for w in windows {
-                let mut asked_summary = prompts::summary_in_own_words(&w.title, &w.text, &system);
-                // The reply as generated goes back into the conversation (the backend's cache
-                // holds those tokens); its text is the summary. A reply that starts to loop is
-                // ended there: `clean` keeps what came before the loop, and decoding the loop
-                // to the token limit was a fifth of the default model's summary tokens.
-                let mut until_loop = |written: &str| {
-                    if crate::text::loop_start(written).is_some() {
-                        TokenControl::Stop
-                    } else {
-                        TokenControl::Continue
-                    }
-                };
-                let mut reply = calls.one_watched(&asked_summary, &mut until_loop)?.text;
-                let mut retried = 0;
-                while retried + 1 < SUMMARY_TURNS
-                    && !usable(&clean(&prompts::summary_text(&reply)), &w.text)
-                {
-                    // Asked again while the conversation is still in the backend's cache:
-                    // each turn evaluates the reply and one line, not the window again.
-                    calls.expect(1);
-                    asked_summary = prompts::summary_again(&asked_summary, &reply);
-                    reply = calls.one_watched(&asked_summary, &mut until_loop)?.text;
-                    retried += 1;
-                }
-                let asked_entities = prompts::entities_after_summary(
-                    &asked_summary,
-                    &reply,
-                    e.entity_types,
-                    e.relation_types,
-                );
-                // A list that starts over is ended there: the model has run out of items,
-                // and decoding the repeats until the schema's maximum was most of the time.
-                let mut watch = |written: &str| {
-                    if repeats_an_item(written) {
-                        TokenControl::Stop
-                    } else {
-                        TokenControl::Continue
-                    }
-                };
-                let entities = salvage(&calls.one_watched(&asked_entities, &mut watch)?.text);
-                readings.push(Reading {
-                    summary: Some(prompts::summary_text(&reply)),
-                    retried,
-                    entities,
-                });
-            }
-            Ok(readings)
+            let mut conversations = WindowConversations {
+                windows,
+                system: &system,
+                entities: e,
+                next: 0,
+                states: windows.iter().map(|_| None).collect(),
+                readings: vec![Reading::default(); windows.len()],
+            };
+            calls.serve(&mut conversations)?;
+            Ok(conversations.readings)
         }
+    }
+}
+
+/// Where one window's conversation stands.
+struct WindowState {
+    /// The summary request last asked (the conversation so far).
+    asked_summary: GenerateRequest,
+    /// The summary reply, once it is usable or out of turns.
+    summary: Option<String>,
+    /// Summary replies rejected and asked for again.
+    retried: usize,
+}
+
+/// Every window's conversation of two turns (see the module docs), served together by the
+/// model ([`Calls::serve`]): each window's summary, asked again in its conversation while it
+/// is not usable, then its entities and relationships.
+struct WindowConversations<'w> {
+    windows: &'w [Window],
+    system: &'w str,
+    entities: &'w EntityAsk<'w>,
+    next: usize,
+    states: Vec<Option<WindowState>>,
+    readings: Vec<Reading>,
+}
+
+impl Conversations for WindowConversations<'_> {
+    fn start(&mut self, _idle: bool) -> Option<(usize, GenerateRequest)> {
+        let id = self.next;
+        let w = self.windows.get(id)?;
+        self.next += 1;
+        let asked_summary = prompts::summary_in_own_words(&w.title, &w.text, self.system);
+        self.states[id] = Some(WindowState {
+            asked_summary: asked_summary.clone(),
+            summary: None,
+            retried: 0,
+        });
+        Some((id, asked_summary))
+    }
+
+    fn watch(&mut self, id: usize, written: &str) -> TokenControl {
+        let in_summary = self.states[id]
+            .as_ref()
+            .is_some_and(|s| s.summary.is_none());
+        // A summary that starts to loop is ended there (`clean` keeps what came before the
+        // loop; decoding the loop to the token limit was a fifth of the default model's
+        // summary tokens). A list that starts over is ended there: the model has run out of
+        // items, and decoding the repeats until the schema's maximum was most of the time.
+        let stop = if in_summary {
+            crate::text::loop_start(written).is_some()
+        } else {
+            repeats_an_item(written)
+        };
+        if stop {
+            TokenControl::Stop
+        } else {
+            TokenControl::Continue
+        }
+    }
+
+    fn reply(&mut self, id: usize, reply: Result<Generation, LlmError>) -> Option<GenerateRequest> {
+        let text = reply.map(|r| r.text).unwrap_or_default();
+        let window = &self.windows[id];
+        let state = self.states[id].as_mut()?;
+        if state.summary.is_some() {
+            self.readings[id] = Reading {
+                summary: state.summary.as_deref().map(prompts::summary_text),
+                retried: state.retried,
+                entities: salvage(&text),
+            };
+            self.states[id] = None;
+            return None;
+        }
+        // The reply as generated goes back into the conversation (the backend's cache holds
+        // those tokens); its text is the summary. Asked again while the conversation is
+        // still in the cache: each turn evaluates the reply and one line, not the window.
+        if state.retried + 1 < SUMMARY_TURNS
+            && !usable(&clean(&prompts::summary_text(&text)), &window.text)
+        {
+            state.asked_summary = prompts::summary_again(&state.asked_summary, &text);
+            state.retried += 1;
+            return Some(state.asked_summary.clone());
+        }
+        let asked_entities = prompts::entities_after_summary(
+            &state.asked_summary,
+            &text,
+            self.entities.entity_types,
+            self.entities.relation_types,
+        );
+        state.summary = Some(text);
+        Some(asked_entities)
     }
 }
 
