@@ -12,7 +12,7 @@ use super::answer_type::{self, AnswerType};
 use super::hygiene::{is_degenerate, is_refusal, looks_like_instruction, strip_echo};
 use super::reader::{self, PartReading, ReaderInput};
 use super::session::Session;
-use super::{phrase, verify, AskError};
+use super::{named, phrase, verify, AskError};
 
 impl Session<'_> {
     /// (6) The reader finds the answer's value in the pages read; verification and
@@ -100,7 +100,21 @@ impl Session<'_> {
                 continue;
             };
             answered += 1;
+            let name = (part.kind == AnswerType::Text)
+                .then(|| named::name(&part.question, &best.quote))
+                .flatten();
             match part.kind {
+                // A "which <noun>" question whose sentence names it beside that noun: the
+                // name, with the sentence that says it.
+                AnswerType::Text if name.is_some() => {
+                    sentences.push(format!(
+                        "{} — page {} says: \"{}\"",
+                        name.as_deref().unwrap_or_default(),
+                        best.page_no,
+                        best.quote
+                    ));
+                    cited.extend(best.cite.iter().cloned());
+                }
                 AnswerType::YesNo => {
                     // Yes or no from the polarity of a strongly matching sentence against the
                     // question's: a reading, not a span, so the answer is partial and shows its
@@ -266,6 +280,7 @@ impl Session<'_> {
                 part.kind == AnswerType::Text
                     && part.answer().is_some_and(|best| {
                         !(answer_type::asks_disposition(&part.question) && best.value != best.quote)
+                            && named::name(&part.question, &best.quote).is_none()
                     })
             })
     }

@@ -45,6 +45,7 @@ mod compose;
 mod document;
 mod fast;
 pub mod hygiene;
+mod named;
 pub mod phrase;
 mod prompts;
 pub mod reader;

@@ -1,0 +1,411 @@
+//! The name a "which <noun>" question asks for, read from a sentence that names it beside
+//! that noun: "Which fuzz tester …?" against "… the fuzz tester, QUICKFUZZ, which …" is
+//! "QUICKFUZZ". Free-text questions otherwise get the sentence quoted as the closest
+//! passage; a name found this way is the answer, shown with the sentence that says it.
+//!
+//! The asked noun (the head) is the words after "which" (or "the name of") up to the
+//! question's verb; the sentence must contain the head's last word, the noun itself. The
+//! name is then, in this order of trust:
+//!
+//! 1. an appositive right after the noun: "the trace compiler, NANOJIT, is …";
+//! 2. names right after it: "Justices ADAMS and BAKER did not …";
+//! 3. names after "such as" in the noun's clause: "alternative products …, such as our X1
+//!    or X2 offerings";
+//! 4. names right before it (up to two lowercase modifiers between): "Mozilla's Firefox
+//!    open-source web browser"; a capitalised noun is part of the name ("the Kiamichi
+//!    River").
+//!
+//! A name is a run of capitalised words or words with digits (a possessive is kept,
+//! determiners are not), joined by "and", "or", "of" or commas; it must hold a word the
+//! question does not. A head with a number ("which four states") asks for a list of that
+//! many, which this does not read.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::reader::stem;
+
+/// Words that end the head: the question's verb and auxiliaries.
+const VERBS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "did", "does", "do", "has", "have", "had", "will",
+    "would", "can", "could", "may", "might", "must", "shall", "should",
+];
+
+/// Irregular past tenses that end a head ("Which judges heard …").
+const IRREGULAR_PAST: &[&str] = &[
+    "heard", "made", "sold", "paid", "held", "told", "wrote", "gave", "took", "led", "won",
+    "brought", "bought", "found", "met", "ran", "set", "kept", "left", "lost", "began", "became",
+    "came", "saw", "said", "went", "got", "put", "chose", "drew", "grew", "knew", "rose", "fell",
+    "sent", "spent", "built", "struck", "sought", "thought", "taught", "caught", "read", "meant",
+];
+
+/// Words that are never part of a name, even capitalised at a sentence's start.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "our", "its", "their", "his", "her",
+    "such", "each", "every", "any", "all", "some", "no", "one", "we", "it", "they", "in", "on",
+    "at", "of", "by", "for", "to", "from", "with", "as", "and", "or",
+];
+
+/// Number words: a head with one asks for a list of that many.
+const NUMBERS: &[&str] = &[
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// Most words between "such as" and the end of the head it follows.
+const SUCH_AS_REACH: usize = 15;
+
+/// A word of the sentence and its byte range.
+#[derive(Debug, Clone)]
+struct Word<'s> {
+    text: &'s str,
+    start: usize,
+    end: usize,
+}
+
+static WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[\p{L}\p{N}](?:[\p{L}\p{N}&'’.-]*[\p{L}\p{N}])?(?:['’]s?)?").expect("word pattern")
+});
+
+fn words(text: &str) -> Vec<Word<'_>> {
+    WORD.find_iter(text)
+        .map(|m| Word {
+            text: m.as_str(),
+            start: m.start(),
+            end: m.end(),
+        })
+        .collect()
+}
+
+fn key(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let bare = ["'s", "’s", "'", "’"]
+        .iter()
+        .find_map(|p| lower.strip_suffix(p))
+        .unwrap_or(&lower);
+    stem(bare)
+}
+
+/// The head noun phrase of a "which …" or "what is the name of …" question, as written
+/// (its words), or `None` for other questions and for heads that ask for a counted list.
+fn head(question: &str) -> Option<Vec<String>> {
+    let lower = question.to_lowercase();
+    let at = if let Some(i) = lower.find(" name of ") {
+        i + " name of ".len()
+    } else if lower.starts_with("which ") {
+        "which ".len()
+    } else {
+        lower.find(" which ")? + " which ".len()
+    };
+    let rest = &question[at..];
+    let rest = rest.split(['(', '?']).next().unwrap_or(rest);
+    let mut out = Vec::new();
+    for w in words(rest) {
+        let lower = w.text.to_lowercase();
+        let past = lower.ends_with("ed") || IRREGULAR_PAST.contains(&lower.as_str());
+        if VERBS.contains(&lower.as_str()) || (!out.is_empty() && past) {
+            break;
+        }
+        if NUMBERS.contains(&lower.as_str()) || lower.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        out.push(w.text.to_string());
+        if out.len() == 5 {
+            break;
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn is_name_word(word: &str) -> bool {
+    if DETERMINERS.contains(&word.to_lowercase().as_str()) {
+        return false;
+    }
+    word.starts_with(|c: char| c.is_uppercase()) || word.chars().any(|c| c.is_ascii_digit())
+}
+
+/// The gap between two words is only spaces (no punctuation).
+fn joined(sentence: &str, a: &Word<'_>, b: &Word<'_>) -> bool {
+    sentence[a.end..b.start].chars().all(char::is_whitespace)
+}
+
+/// A run of names starting at word `i`, joined by "and", "or", "of", "&" and commas;
+/// returns the byte range and the index after it.
+fn names_from(sentence: &str, ws: &[Word<'_>], i: usize) -> Option<(usize, usize, usize)> {
+    let first = ws.get(i).filter(|w| is_name_word(w.text))?;
+    let (start, mut end, mut next) = (first.start, first.end, i + 1);
+    let mut k = i + 1;
+    while let Some(w) = ws.get(k) {
+        let gap = &sentence[ws[k - 1].end..w.start];
+        let lower = w.text.to_lowercase();
+        if gap.trim().is_empty() && is_name_word(w.text) {
+            end = w.end;
+            k += 1;
+            next = k;
+            continue;
+        }
+        // A joining word or comma, then another name.
+        let joiner = ["and", "or", "of", "&"].contains(&lower.as_str());
+        if joiner && gap.trim().is_empty() {
+            if let Some(after) = ws.get(k + 1).filter(|a| is_name_word(a.text)) {
+                if joined(sentence, w, after) {
+                    end = after.end;
+                    k += 2;
+                    next = k;
+                    continue;
+                }
+            }
+        }
+        if gap.trim() == "," && is_name_word(w.text) {
+            // A list "A, B and C": a comma between names only when a joining word follows.
+            let more = ws[k..]
+                .iter()
+                .take(4)
+                .any(|x| ["and", "or"].contains(&x.text.to_lowercase().as_str()));
+            if more {
+                end = w.end;
+                k += 1;
+                next = k;
+                continue;
+            }
+        }
+        break;
+    }
+    Some((start, end, next))
+}
+
+/// The name the question asks for, from `sentence` (see the module docs), trimmed of a
+/// trailing possessive or punctuation.
+#[must_use]
+pub fn name(question: &str, sentence: &str) -> Option<String> {
+    let head = head(question)?;
+    let asked: HashSet<String> = words(question).iter().map(|w| key(w.text)).collect();
+    let ws = words(sentence);
+    let keys: Vec<String> = ws.iter().map(|w| key(w.text)).collect();
+    let head_keys: Vec<String> = head.iter().map(|w| key(w)).collect();
+    let noun = head_keys.last()?;
+    // The longest run of head words, ending with the noun, that the sentence has in a row.
+    let mut found: Option<(usize, usize)> = None;
+    for (i, k) in keys.iter().enumerate() {
+        if k != noun {
+            continue;
+        }
+        let mut len = 1;
+        while len < head_keys.len()
+            && i >= len
+            && keys[i - len] == head_keys[head_keys.len() - 1 - len]
+            && joined(sentence, &ws[i - len], &ws[i - len + 1])
+        {
+            len += 1;
+        }
+        if found.is_none_or(|(_, l)| len > l) {
+            found = Some((i + 1 - len, len));
+        }
+    }
+    let (at, len) = found?;
+    let last = at + len - 1;
+    let new_word = |range: (usize, usize)| {
+        words(&sentence[range.0..range.1])
+            .iter()
+            .any(|w| !asked.contains(&key(w.text)) && is_name_word(w.text))
+    };
+    let clean = |range: (usize, usize)| -> String {
+        sentence[range.0..range.1]
+            .trim_end_matches(['\'', '’'])
+            .trim()
+            .to_string()
+    };
+    // 1. An appositive: "the noun, NAME," (or the sentence's end).
+    if let Some(next) = ws.get(last + 1) {
+        if sentence[ws[last].end..next.start].trim() == "," {
+            if let Some((s, e, after)) = names_from(sentence, &ws, last + 1) {
+                let closes = match ws.get(after) {
+                    None => true,
+                    Some(w) => {
+                        let gap = sentence[e..w.start].trim();
+                        gap.starts_with([',', ';', '.', ')']) || gap.starts_with('(')
+                    }
+                };
+                if closes && new_word((s, e)) {
+                    return Some(clean((s, e)));
+                }
+            }
+        }
+        // 2. Names right after the noun.
+        if joined(sentence, &ws[last], next) {
+            if let Some((s, e, _)) = names_from(sentence, &ws, last + 1) {
+                if new_word((s, e)) {
+                    return Some(clean((s, e)));
+                }
+            }
+        }
+    }
+    // 3. "such as" in the noun's clause.
+    let clause_end = sentence[ws[last].end..]
+        .find(['.', ';'])
+        .map_or(sentence.len(), |i| ws[last].end + i);
+    for k in last + 1..(last + SUCH_AS_REACH).min(ws.len().saturating_sub(1)) {
+        if ws[k].start >= clause_end {
+            break;
+        }
+        if ws[k].text.eq_ignore_ascii_case("such") && ws[k + 1].text.eq_ignore_ascii_case("as") {
+            let mut j = k + 2;
+            while ws
+                .get(j)
+                .is_some_and(|w| DETERMINERS.contains(&w.text.to_lowercase().as_str()))
+            {
+                j += 1;
+            }
+            if let Some((s, e, _)) = names_from(sentence, &ws, j) {
+                if new_word((s, e)) {
+                    return Some(clean((s, e)));
+                }
+            }
+            break;
+        }
+    }
+    // 4. Names right before the noun, past up to two lowercase modifiers; a capitalised
+    // noun is part of the name.
+    let mut k = at;
+    let mut modifiers = 0;
+    while k > 0 && modifiers < 2 {
+        let w = &ws[k - 1];
+        if !joined(sentence, w, &ws[k]) || is_name_word(w.text) {
+            break;
+        }
+        if DETERMINERS.contains(&w.text.to_lowercase().as_str()) {
+            return None;
+        }
+        modifiers += 1;
+        k -= 1;
+    }
+    let end_word = k;
+    while k > 0 && joined(sentence, &ws[k - 1], &ws[k]) && is_name_word(ws[k - 1].text) {
+        k -= 1;
+    }
+    if k == end_word {
+        return None;
+    }
+    let capital_noun = modifiers == 0 && ws[at].text.starts_with(|c: char| c.is_uppercase());
+    let range = if capital_noun {
+        (ws[k].start, ws[last].end)
+    } else {
+        (ws[k].start, ws[end_word - 1].end)
+    };
+    new_word((ws[k].start, ws[end_word - 1].end)).then(|| clean(range))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_is_the_noun_before_the_verb() {
+        assert_eq!(
+            head("Which panel judges heard the appeal?")
+                .map(|h| h.join(" "))
+                .as_deref(),
+            Some("panel judges")
+        );
+        let h = |q: &str| head(q).map(|h| h.join(" "));
+        assert_eq!(
+            h("Which fuzz tester helped the team find bugs?").as_deref(),
+            Some("fuzz tester")
+        );
+        assert_eq!(
+            h("In which web browser is the engine embedded?").as_deref(),
+            Some("web browser")
+        );
+        assert_eq!(
+            h("What is the name of the engine's trace compiler (back end)?").as_deref(),
+            Some("the engine's trace compiler")
+        );
+        assert_eq!(
+            h("Which justices did not participate?").as_deref(),
+            Some("justices")
+        );
+        assert_eq!(h("Which four states signed the compact?"), None);
+        assert_eq!(h("What was the revenue in 2023?"), None);
+    }
+
+    #[test]
+    fn a_name_is_read_beside_the_asked_noun() {
+        let cases = [
+            (
+                "Which fuzz tester helped the developers find bugs?",
+                "One tool that helped was the project's random fuzz tester, QUICKFUZZ, which \
+                 writes random programs.",
+                Some("QUICKFUZZ"),
+            ),
+            (
+                "What is the name of the engine's trace compiler (back end)?",
+                "The trace compiler, TRACEJIT, is separate from the interpreter.",
+                Some("TRACEJIT"),
+            ),
+            (
+                "Which justices did not participate in the decision?",
+                "Justices ADAMS and BAKER did not participate in the consideration of this case.",
+                Some("ADAMS and BAKER"),
+            ),
+            (
+                "Which alternative products has the company sold abroad?",
+                "We have sold alternative products abroad not subject to the rules, such as our \
+                 Z100 or Z200 offerings.",
+                Some("Z100 or Z200"),
+            ),
+            (
+                "In which web browser is the engine embedded?",
+                "The engine is embedded in Acme's Comet open-source web browser, used by many.",
+                Some("Acme's Comet"),
+            ),
+            (
+                "From which river did the district propose to divert water?",
+                "The district proposed to divert the Blue Fork River, at a point upstream.",
+                Some("Blue Fork River"),
+            ),
+            (
+                "In which county's Superior Court was the order entered?",
+                "It reversed an order entered by Judge Smith in the Superior Court, Elm County.",
+                Some("Elm County"),
+            ),
+        ];
+        for (question, sentence, expected) in cases {
+            assert_eq!(name(question, sentence).as_deref(), expected, "{question}");
+        }
+    }
+
+    #[test]
+    fn no_name_is_made_up_where_the_sentence_does_not_give_one() {
+        let cases = [
+            // The noun is not there.
+            (
+                "Which cloud service provider accounted for 22% of revenue?",
+                "One direct customer accounted for 22% of revenue in the quarter.",
+            ),
+            // The noun is there, but no name beside it.
+            (
+                "Which fuzz tester helped the developers find bugs?",
+                "A fuzz tester helped the developers find many bugs.",
+            ),
+            // The name beside it is the question's own.
+            (
+                "In which web browser is Comet embedded?",
+                "Comet web browser users saw faster pages.",
+            ),
+            // A counted list is not read.
+            (
+                "Which four states are parties to the compact?",
+                "The states, Alpha, Beta, Gamma and Delta, signed it.",
+            ),
+            // Lowercase words after the noun are no name.
+            (
+                "Which panel judges heard the appeal?",
+                "The judges heard the appeal in March.",
+            ),
+        ];
+        for (question, sentence) in cases {
+            assert_eq!(name(question, sentence), None, "{question} / {sentence}");
+        }
+    }
+}
