@@ -2287,3 +2287,67 @@ fn which_bulletin_directive_or_version_is_read_by_its_number() {
         assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
     }
 }
+
+fn engine_paper() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "A Tracing Engine for Scripts");
+    f.para(&[
+        "Our engine is embedded in Acme's Comet open-source web browser, which many people use.",
+        "The trace compilation subsystem, TRACEJIT, is separate from the interpreter.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Testing");
+    f.para(&[
+        "One tool that helped us greatly was the project's random fuzz tester, QUICKFUZZ, which",
+        "writes random programs from nested language elements.",
+    ]);
+    f.para(&["A profiler helped the developers find slow paths in the interpreter."]);
+    f.bytes()
+}
+
+/// "Which <noun>" questions are answered with the name the sentence gives beside the noun,
+/// shown with that sentence and cited on its page; where the sentence names nothing beside
+/// the noun, the passage is quoted and the answer stays partial.
+#[test]
+fn a_which_question_is_answered_with_the_name_beside_its_noun() {
+    let (_dir, doc) = prepare(&engine_paper(), "engine.pdf");
+    for (question, name, page) in [
+        (
+            "Which fuzz tester helped the developers find bugs?",
+            "QUICKFUZZ",
+            2,
+        ),
+        (
+            "What is the name of our engine's trace compilation subsystem?",
+            "TRACEJIT",
+            1,
+        ),
+        (
+            "In which web browser is the engine embedded?",
+            "Acme's Comet",
+            1,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "text", "{question}");
+        assert!(
+            answer
+                .content
+                .starts_with(&format!("{name} — page {page} says: \"")),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(cited_pages(&answer), [page], "{question}");
+    }
+    let answer = ask_reader(
+        &doc,
+        "Which profiler helped the developers find slow paths?",
+    );
+    assert_eq!(answer.status, Some(AnswerStatus::Partial), "{answer:#?}");
+    assert!(
+        answer
+            .content
+            .starts_with("The most relevant passage (page 2)"),
+        "{answer:#?}"
+    );
+}
