@@ -355,6 +355,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         || has(&[
             "what date",
             "which date",
+            "until when",
+            "by when",
             "effective date",
             "date of",
             "dated",
@@ -944,6 +946,14 @@ mod tests {
                 AnswerType::Amount,
             ),
             ("Is the agreement assignable?", AnswerType::YesNo),
+            (
+                "Until when must the Seller keep the books?",
+                AnswerType::Date,
+            ),
+            (
+                "By when must the Buyer stop using the names?",
+                AnswerType::Date,
+            ),
             ("What drove the increase in inventories?", AnswerType::Text),
         ] {
             assert_eq!(classify(question), expected, "{question}");

@@ -53,6 +53,11 @@ static DATE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(
             r"\b(?:the\s+)?(?:last|first|final)\s+day\s+of\s+(?:the\s+)?[A-Z][A-Za-z-]+(?:\s+(?:of\s+)?[A-Z][A-Za-z-]+){0,3}",
         ),
+        // A day fixed by an anniversary of a defined date: "the 6th anniversary of the
+        // Commencement Date", "the third anniversary of the Closing"
+        compile(
+            r"(?i:\b(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|twelfth|fifteenth|twentieth)\s+anniversary\s+of\s+(?:the\s+)?)[A-Z][A-Za-z-]+(?:\s+(?:of\s+)?[A-Z][A-Za-z-]+){0,3}",
+        ),
         // A day that recurs: "on or about the 15th day of each month"
         compile(
             r"(?i)\b(?:on\s+or\s+(?:about|before)\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\s+(?:calendar\s+|business\s+)?day\s+of\s+(?:each|every)\s+(?:calendar\s+)?month\b",
@@ -837,6 +842,21 @@ mod tests {
                 "ending on the first day of the Change of Control Trigger Period."
             ),
             ["the first day of the Change of Control Trigger Period"]
+        );
+        // A day named by an anniversary of a defined date.
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "The Seller shall, until the 4th anniversary of the Closing Date, keep the books."
+            ),
+            ["the 4th anniversary of the Closing Date"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Date,
+                "By the second anniversary of the Effective Date, the Buyer will stop using it."
+            ),
+            ["the second anniversary of the Effective Date"]
         );
         // A span of months is one date.
         assert_eq!(
