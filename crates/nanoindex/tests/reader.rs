@@ -2351,3 +2351,48 @@ fn a_which_question_is_answered_with_the_name_beside_its_noun() {
         "{answer:#?}"
     );
 }
+
+/// A count given for each of several ("three (3) members to be appointed by each of …") is
+/// not the whole a question asks about; a question that asks it of each gets it, and so does
+/// one about what the count is given per ("90 work-hours per operator", asked of an
+/// operator). A section number is no count, and "make up" ends the counted noun.
+#[test]
+fn a_count_for_each_of_several_answers_only_a_question_about_each() {
+    let mut f = Flow::new();
+    f.heading(16.0, "LICENSE AGREEMENT");
+    f.heading(14.0, "Section 3.1 Joint Steering Committee");
+    f.para(&[
+        "The Joint Steering Committee shall consist of eight (8) members, four (4) members to",
+        "be appointed by each of Northwind and Contoso.",
+    ]);
+    f.heading(14.0, "Section 4.2 Payments");
+    f.para(&["The Licensee shall pay a license fee of $750,000 within ten days of signature."]);
+    f.para(&["Updating the price list takes an average of 90 work-hours per operator."]);
+    f.new_page();
+    f.heading(14.0, "Section 9 Term");
+    f.para(&["The initial term of this Agreement is five (5) years from the Effective Date."]);
+    f.heading(14.0, "Section 12 Governing Law");
+    f.para(&["This Agreement is governed by the laws of the State of New York."]);
+    let (_dir, doc) = prepare(&f.bytes(), "license.pdf");
+    let answer = ask_reader(
+        &doc,
+        "How many members make up the Joint Steering Committee?",
+    );
+    assert_eq!(answer.content, "Eight (8) members.", "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    let answer = ask_reader(
+        &doc,
+        "How many members of the Joint Steering Committee does each party appoint?",
+    );
+    assert!(
+        answer.content.to_lowercase().contains("four (4)"),
+        "{answer:#?}"
+    );
+    // "per operator", asked of an operator, is what the question asks.
+    let answer = ask_reader(
+        &doc,
+        "How many work-hours does it take an operator to update the price list?",
+    );
+    assert!(answer.content.contains("90"), "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+}

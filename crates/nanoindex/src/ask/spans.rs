@@ -501,8 +501,29 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 // number in a product's name ("GeForce RTX 4060 GPUs") counts nothing.
                 let word_before = sentence[..m.start()].split_whitespace().next_back();
                 let reference = word_before.is_some_and(|w| {
-                    ["¶", "§", "§§", "no.", "nos.", "para.", "paragraph"]
-                        .contains(&w.to_lowercase().as_str())
+                    [
+                        "¶",
+                        "§",
+                        "§§",
+                        "no.",
+                        "nos.",
+                        "para.",
+                        "paragraph",
+                        "section",
+                        "sections",
+                        "article",
+                        "clause",
+                        "schedule",
+                        "exhibit",
+                        "annex",
+                        "appendix",
+                        "rule",
+                        "chapter",
+                        "part",
+                        "item",
+                        "note",
+                    ]
+                    .contains(&w.to_lowercase().as_str())
                         || (w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
                 });
                 if inside || percent || mark || reference {

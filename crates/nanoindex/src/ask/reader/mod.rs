@@ -1506,6 +1506,14 @@ mod tests {
             counted_noun("How many newly issued shares were sold?").as_deref(),
             Some("shares")
         );
+        assert_eq!(
+            counted_noun("How many members make up the Joint Committee?").as_deref(),
+            Some("members")
+        );
+        assert_eq!(
+            counted_noun("How many people work at the plant?").as_deref(),
+            Some("people")
+        );
     }
 
     #[test]

@@ -224,6 +224,39 @@ pub(super) fn paired_date_and_period(
 /// (`asked`, by stem), and the sentence names the asked phrase itself before the figure
 /// ("Our effective tax rates … were lower than …": the figure is compared with it). "An expense of 11.4%" (a head not asked) and "an acquisition
 /// termination cost of $1.35 billion" (every word asked) are not.
+/// Whether the words after a count (up to [`EACH_REACH`], within its clause) give it for
+/// each of several: "three (3) members to be appointed by each of CytoDyn and Vyera", "two
+/// directors per Party" — unless what it is given for is `asked` (a question term: "90
+/// work-hours per operator" answers how many an operator takes).
+fn counted_for_each(after: &str, asked: &dyn Fn(&str) -> bool) -> bool {
+    let words: Vec<&str> = after.split_whitespace().take(EACH_REACH).collect();
+    for (i, word) in words.iter().enumerate() {
+        // Arithmetic ("90 work-hours × $85 per hour") rates a figure, not the count.
+        if word.contains(['×', '=', '$', '@']) {
+            return false;
+        }
+        let lower = word
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        // "each" anywhere in the clause; "per" only right after the counted noun.
+        if lower == "each" || lower == "apiece" || (lower == "per" && i <= 2) {
+            // "per operator" where the question asks about an operator is what it asks.
+            let of_whom = words.get(i + 1).map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            });
+            return !of_whom.is_some_and(|w| asked(&w));
+        }
+        if word.ends_with([',', ';', '.', ':']) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Words after a count in which "each" or "per" makes it a count for each of several.
+const EACH_REACH: usize = 8;
+
 fn named_otherwise(
     text: &str,
     span: &std::ops::Range<usize>,
@@ -323,13 +356,64 @@ pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
             && all
                 .get(i + 1)
                 .is_none_or(|next| next.is_empty() || NOUN_PHRASE_ENDS.contains(&next.as_str()));
-        if w.is_empty() || NOUN_PHRASE_ENDS.contains(&w.as_str()) || verb {
+        let present = !words.is_empty() && PRESENT_VERBS.contains(&w.as_str());
+        if w.is_empty() || NOUN_PHRASE_ENDS.contains(&w.as_str()) || verb || present {
             break;
         }
         words.push(w.clone());
     }
     words.last().cloned()
 }
+
+/// Verbs in the present tense that end the noun phrase after "how many" ("How many members
+/// make up the committee?", "How many people work at …?").
+const PRESENT_VERBS: &[&str] = &[
+    "make",
+    "makes",
+    "work",
+    "works",
+    "serve",
+    "serves",
+    "sit",
+    "sits",
+    "comprise",
+    "comprises",
+    "constitute",
+    "constitutes",
+    "form",
+    "forms",
+    "hold",
+    "holds",
+    "own",
+    "owns",
+    "attend",
+    "attends",
+    "remain",
+    "remains",
+    "exist",
+    "exists",
+    "participate",
+    "participates",
+    "live",
+    "lives",
+    "receive",
+    "receives",
+    "take",
+    "takes",
+    "need",
+    "needs",
+    "require",
+    "requires",
+    "belong",
+    "belongs",
+    "appear",
+    "appears",
+    "occur",
+    "occurs",
+    "die",
+    "survive",
+    "survives",
+];
 
 /// The singular stem of the counted noun ([`counted_noun`]: `stores` → `store`), or `vote`
 /// for a question about a vote.
@@ -412,6 +496,9 @@ pub(super) fn span_candidates(
     // A question about a change ("by how much did … decrease", "growth") may be answered by
     // a figure a sentence states as one.
     let asks_change = asks_for_change(part);
+    let asks_each = lower_part
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ["each", "per", "every", "apiece"].contains(&w));
     let per_share = kind == AnswerType::Amount
         && (lower_part.contains("per share")
             || lower_part
@@ -689,6 +776,14 @@ pub(super) fn span_candidates(
                     rare_in(input.index, w)
                 })
             });
+            // "six (6) members, three (3) members to be appointed by each of A and B": a
+            // count for each of several answers only a question that asks it of each.
+            if kind == AnswerType::Count
+                && !asks_each
+                && counted_for_each(&unit.text[span.end..], &|w| own_terms.contains(&stem(w)))
+            {
+                continue;
+            }
             // "Cash flows from operating activities decreased $1,863 million": a change,
             // which answers only a question about one.
             if figures && !asks_change && stated_as_change(&unit.text, span.start) {
