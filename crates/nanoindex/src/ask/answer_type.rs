@@ -499,6 +499,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "which value",
         "payable",
         "premium",
+        // "What is the largest possible prize …?", "What is each wellness point worth?"
+        "prize",
+        "prizes",
+        "worth",
+        "salary",
+        "wages",
         "deductible",
         "cap",
         "limit",
@@ -946,6 +952,11 @@ mod tests {
                 AnswerType::Amount,
             ),
             ("Is the agreement assignable?", AnswerType::YesNo),
+            (
+                "What is the largest possible prize in the game?",
+                AnswerType::Amount,
+            ),
+            ("What is each reward point worth?", AnswerType::Amount),
             (
                 "Until when must the Seller keep the books?",
                 AnswerType::Date,

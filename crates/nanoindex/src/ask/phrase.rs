@@ -95,6 +95,23 @@ pub fn sentence(question: &str, value: &str) -> String {
     }
     if let Some(c) = WHAT_IS.captures(q) {
         let subject = c[2].trim();
+        // "What is each wellness point worth?": "Each wellness point is worth INR 0.20."
+        let worth = subject.match_indices(" worth").map(|(i, _)| i).find(|&i| {
+            subject[i + " worth".len()..]
+                .chars()
+                .next()
+                .is_none_or(|ch| !ch.is_alphanumeric())
+        });
+        if let Some(i) =
+            worth.filter(|_| c[1].eq_ignore_ascii_case("is") || c[1].eq_ignore_ascii_case("was"))
+        {
+            let rest = &subject[i + " worth".len()..];
+            return finish(&format!(
+                "{} {} worth {value}{rest}",
+                capitalise(&subject[..i]),
+                c[1].to_lowercase()
+            ));
+        }
         // "What is Boeing's … ?" and "What is the … ?" read as sentences; "What was the
         // vote?" too.
         return finish(&format!(
@@ -200,6 +217,17 @@ mod tests {
         assert_eq!(
             sentence("How long is the initial term?", "three (3) years"),
             "The initial term is three (3) years."
+        );
+        assert_eq!(
+            sentence(
+                "What is each reward point worth under the loyalty programme?",
+                "INR 0.20"
+            ),
+            "Each reward point is worth INR 0.20 under the loyalty programme."
+        );
+        assert_eq!(
+            sentence("What is the worthiness rating?", "AA"),
+            "The worthiness rating is AA."
         );
         assert_eq!(
             sentence("Who are the parties to the Agreement?", "A Inc. and B LLC"),
