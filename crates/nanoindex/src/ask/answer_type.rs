@@ -13,7 +13,8 @@ pub enum AnswerType {
     Duration,
     /// A money amount (`$1,577 million`, `Rs. 5,000`), or a figure of a financial statement.
     Amount,
-    /// A percentage (`22.4%`, `15 percent`).
+    /// A percentage (`22.4%`, `15 percent`), or a relative speed written as a multiple
+    /// (`25x`, `2x-20x`).
     Percentage,
     /// A ratio computed from statement figures (current ratio, margins).
     Ratio,
@@ -331,6 +332,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "percent",
         "co-payment",
         "copayment",
+        // A relative speed, written as a multiple ("a 2x-20x speedup", "up to 25x").
+        "speedup",
+        "speedups",
+        "speed-up",
+        "times faster",
+        "times as fast",
     ]) {
         return AnswerType::Percentage;
     }
@@ -500,6 +507,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "payable",
         "premium",
         // "What is the largest possible prize …?", "What is each wellness point worth?"
+        "remaining availability",
+        "balance",
         "prize",
         "prizes",
         "worth",
@@ -957,6 +966,14 @@ mod tests {
                 AnswerType::Amount,
             ),
             ("What is each reward point worth?", AnswerType::Amount),
+            (
+                "What speedup does the engine achieve on loops?",
+                AnswerType::Percentage,
+            ),
+            (
+                "What was the remaining availability under the authorization?",
+                AnswerType::Amount,
+            ),
             (
                 "Until when must the Seller keep the books?",
                 AnswerType::Date,

@@ -123,6 +123,13 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A multiple ("25x", "3.0x", "2x-20x", "2x to 20x", "10-fold"): a relative speed or size.
+static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)\b\d+(?:\.\d+)?(?:x|[\s-]fold)(?:\s*(?:[-–]|to)\s*\d+(?:\.\d+)?(?:x|[\s-]fold))?\b",
+    )
+});
+
 /// A percentage, with the rate it is counted from when the text names one ("2% above the
 /// bank rate", "3% over the prime rate").
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -414,7 +421,10 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
             // An age bound without its unit: "Adults aged >18", "aged over 65".
             found.extend(age_bounds(sentence).map(|(bound, _)| bound));
         }
-        AnswerType::Percentage => add(&PERCENT),
+        AnswerType::Percentage => {
+            add(&PERCENT);
+            add(&MULTIPLE);
+        }
         AnswerType::Amount => {
             AMOUNT.iter().for_each(&mut add);
             // A footnote mark glued to a unit of measure ("acre feet6") is not part of it.
@@ -798,6 +808,24 @@ mod tests {
             .into_iter()
             .map(|r| &sentence[r])
             .collect::<Vec<_>>()
+    }
+
+    #[test]
+    fn a_multiple_is_a_relative_speed() {
+        assert_eq!(
+            spans(
+                AnswerType::Percentage,
+                "The engine runs loops with a 3x-30x speedup, and up to 12.5x on one test."
+            ),
+            ["3x-30x", "12.5x"]
+        );
+        assert_eq!(
+            spans(
+                AnswerType::Percentage,
+                "we see speedups of 2x to 9x in 0x10 cases"
+            ),
+            ["2x to 9x"]
+        );
     }
 
     #[test]
