@@ -2396,3 +2396,42 @@ fn a_count_for_each_of_several_answers_only_a_question_about_each() {
     assert!(answer.content.contains("90"), "{answer:#?}");
     assert_eq!(answer.status, Some(AnswerStatus::Answered));
 }
+
+/// "What is the case number …" asks for a docket number: the sections of a statute the
+/// complaint cites ("Sections 14(a)") are no answer, though their sentence matches better;
+/// a court of appeals' number is not a district court's ("No. 3:21-cv-01234-AB").
+#[test]
+fn a_case_number_is_a_docket_number_not_a_statute() {
+    let mut f = Flow::new();
+    f.heading(16.0, "QUARTERLY REPORT");
+    f.heading(14.0, "Note 12 - Legal Proceedings");
+    f.para(&[
+        "The derivative lawsuit about the securities litigation alleges breach of fiduciary",
+        "duty and violations of Sections 14(a), 10(b), and 20(a) of the Exchange Act.",
+    ]);
+    f.para(&[
+        "The plaintiffs appealed the dismissal to the Court of Appeals for the Ninth Circuit,",
+        "case number 22-15678, where the appeal remains pending.",
+    ]);
+    f.para(&[
+        "The district court dismissed the securities litigation, No. 3:21-cv-01234-AB, with",
+        "leave to amend.",
+    ]);
+    f.new_page();
+    f.heading(14.0, "Note 13 - Leases");
+    f.para(&["Operating lease costs were $120 million for the quarter."]);
+    let (_dir, doc) = prepare(&f.bytes(), "report.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What is the Ninth Circuit case number of the plaintiffs' appeal in the securities litigation?",
+    );
+    assert!(answer.content.contains("22-15678"), "{answer:#?}");
+    assert!(!answer.content.contains("Sections"), "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered));
+    // A district court's number is the district docket's, and only that court's.
+    let answer = ask_reader(
+        &doc,
+        "What is the district court case number of the securities litigation?",
+    );
+    assert!(answer.content.contains("3:21-cv-01234"), "{answer:#?}");
+}

@@ -81,13 +81,35 @@ pub fn is_refusal(answer: &str) -> bool {
 }
 
 /// Whether a draft is not an answer: it repeats itself (under half of its word trigrams
-/// distinct) or copies the evidence block's scaffolding.
+/// distinct), copies the evidence block's scaffolding, or is a template with blanks left
+/// to fill ("The [#] is a federal court in [#] …", "[Name]", "___", "<court>").
 pub(super) fn is_degenerate(draft: &str) -> bool {
     let lower = draft.to_lowercase();
     if lower.contains("column:") || lower.contains("(page ") || lower.contains("evidence line") {
         return true;
     }
+    if has_blanks(draft) {
+        return true;
+    }
     crate::text::is_repetitive(draft)
+}
+
+/// Whether `text` holds a blank of a template: a bracketed placeholder of at most three
+/// words with no digit ("[#]", "[X]", "[Name]", "[insert date]", "<court>") or a run of
+/// three underscores. A citation mark ("[1]", "[12]") or a bracketed change inside a quote
+/// ("[t]o provide") is no blank.
+fn has_blanks(text: &str) -> bool {
+    static BLANK: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\[(?:#|\.\.\.|…|[A-Za-z][A-Za-z ]{0,30})\]|<[A-Za-z][A-Za-z ]{0,30}>|___")
+            .expect("valid regex")
+    });
+    BLANK.find_iter(text).any(|m| {
+        let inner = m.as_str().trim_matches(['[', ']', '<', '>']);
+        // "[t]o", "[e]ach": one letter bracketed inside a word is a quote's change.
+        let glued = text[m.end()..].starts_with(|c: char| c.is_alphanumeric())
+            || text[..m.start()].ends_with(|c: char| c.is_alphanumeric());
+        !glued && inner.split_whitespace().count() <= 3
+    })
 }
 
 /// The draft without lines that merely repeat the prompt (evidence entries, "Question:").
@@ -148,6 +170,16 @@ mod tests {
         ));
         assert!(!is_degenerate(
             "Capital expenditures were $96 million in 2024, mainly for the new Salem line."
+        ));
+        // A template with its blanks left is no answer; citation marks and a quote's
+        // bracketed change are not blanks.
+        assert!(is_degenerate(
+            "The [#] is a federal court in [#] that has jurisdiction over the [#]."
+        ));
+        assert!(is_degenerate("Signed by [Name], [Title]."));
+        assert!(is_degenerate("Notices go to ___ at the address above."));
+        assert!(!is_degenerate(
+            "The Compact is to \"[t]o provide an equitable apportionment\" [1]."
         ));
         assert_eq!(
             strip_echo("[1] (page 4) Net sales\nNet sales were $5."),

@@ -305,6 +305,10 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(
             r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–])*(?:\s\d+\b|\w+)|\bNo\.\s*\d{2}[-–]\d+\b",
         ),
+        // A court's case number: "No. 3:20-cv-02731-VC", "case number 21-15604".
+        compile(
+            r"\bNo\.\s*\d{1,2}:\d{2}[-–](?i:cv|cr|mc|md|ap|bk)[-–]\d+(?:[-–][A-Z]{1,4})?\b|\b(?i:case\s+number)\s*\d{2}[-–]\d{4,}\b",
+        ),
         // A code set after its label: "RIN 2120–AA64", "Product Identifier 2019–NM–035–AD",
         // "IRAS no – 327246": dashed parts with a letter or three parts or more ("AD
         // 2018–23–51"; not a ZIP code "DC 20590–0001" or a year "FY 2023–24"), or five digits
@@ -808,6 +812,17 @@ mod tests {
             .into_iter()
             .map(|r| &sentence[r])
             .collect::<Vec<_>>()
+    }
+
+    #[test]
+    fn court_case_numbers_are_references() {
+        assert_eq!(
+            spans(
+                AnswerType::Reference,
+                "See Zepeda v. Doe, No. 3:21-cv-01234-AB, and the appeal, case number 22-15678."
+            ),
+            ["No. 3:21-cv-01234-AB", "case number 22-15678"]
+        );
     }
 
     #[test]

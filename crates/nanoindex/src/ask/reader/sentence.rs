@@ -254,6 +254,38 @@ fn counted_for_each(after: &str, asked: &dyn Fn(&str) -> bool) -> bool {
     false
 }
 
+/// Whether a reference reads as a court's or agency's docket number ("No. 20-16276", "Case
+/// No. 3:20-cv-02731-VC", "Docket No. FAA–2020–0686", "case number 21-15604"), not a statute
+/// or a provision ("Section 10(b)", "§ 14-306.4", "15 U.S.C. 78").
+fn is_docket_number(reference: &str) -> bool {
+    let lower = reference.to_lowercase();
+    let provision = [
+        "section",
+        "sec.",
+        "article",
+        "rule",
+        "clause",
+        "paragraph",
+        "item",
+        "§",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+        || lower.contains("u.s.c")
+        || lower.contains("c.f.r")
+        || lower.contains("g.s.");
+    !provision && reference.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Whether a docket number is a federal district court's: `N:YY-cv-NNNNN` (civil,
+/// criminal, miscellaneous: "No. 3:20-cv-02731-VC").
+fn is_district_docket(reference: &str) -> bool {
+    static DISTRICT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\d{1,2}:\d{2}[-–](?:cv|cr|mc|md)[-–]\d+").expect("valid regex")
+    });
+    DISTRICT.is_match(reference)
+}
+
 /// Words after a count in which "each" or "per" makes it a count for each of several.
 const EACH_REACH: usize = 8;
 
@@ -496,6 +528,19 @@ pub(super) fn span_candidates(
     // A question about a change ("by how much did … decrease", "growth") may be answered by
     // a figure a sentence states as one.
     let asks_change = asks_for_change(part);
+    let asks_case_number = (lower_part.contains("case number")
+        || lower_part.contains("case no")
+        || lower_part.contains("docket number"))
+        && kind == AnswerType::Reference;
+    // The court a case number is asked of: a district court's ("No. 3:20-cv-02731") or a
+    // court of appeals' ("No. 20-16276"); `Some(true)` for a district court.
+    let asked_court = if lower_part.contains("district court") {
+        Some(true)
+    } else if lower_part.contains("circuit") || lower_part.contains("appeal") {
+        Some(false)
+    } else {
+        None
+    };
     let asks_each = lower_part
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ["each", "per", "every", "apiece"].contains(&w));
@@ -837,6 +882,15 @@ pub(super) fn span_candidates(
                             && (stem(w) == stem(n) || spans::counts_as(w, n))
                     })
             });
+            // "What is the case number …": a docket number, never a statute or a section
+            // ("Sections 14(a)" of the Exchange Act the complaint cites).
+            if kind == AnswerType::Reference
+                && asks_case_number
+                && (!is_docket_number(&value)
+                    || asked_court.is_some_and(|district| district != is_district_docket(&value)))
+            {
+                continue;
+            }
             // "Docket No. FAA–2020–0686" for "What is the docket number …": the reference's
             // own label is the identifier the question names (not a generic "Section").
             let labelled_reference =
