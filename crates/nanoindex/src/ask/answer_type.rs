@@ -287,6 +287,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "within what period",
         "what period of time",
         "how soon",
+        "how recently",
         "how far in advance",
         "how long in advance",
         "running time",
@@ -966,6 +967,10 @@ mod tests {
                 AnswerType::Amount,
             ),
             ("What is each reward point worth?", AnswerType::Amount),
+            (
+                "How recently must a patient have had surgery to take part?",
+                AnswerType::Duration,
+            ),
             (
                 "What speedup does the engine achieve on loops?",
                 AnswerType::Percentage,

@@ -277,6 +277,21 @@ fn is_docket_number(reference: &str) -> bool {
     !provision && reference.chars().any(|c| c.is_ascii_digit())
 }
 
+/// The days of the year `text` names as a month and a day ("June 17", "Sept. 3rd"), as
+/// (month's first three letters, day).
+fn month_days(text: &str) -> Vec<(String, u32)> {
+    static MONTH_DAY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+        )
+        .expect("valid regex")
+    });
+    MONTH_DAY
+        .captures_iter(text)
+        .filter_map(|c| Some((c[1].to_lowercase(), c[2].parse().ok()?)))
+        .collect()
+}
+
 /// Whether a docket number is a federal district court's: `N:YY-cv-NNNNN` (civil,
 /// criminal, miscellaneous: "No. 3:20-cv-02731-VC").
 fn is_district_docket(reference: &str) -> bool {
@@ -485,6 +500,13 @@ pub(super) fn span_candidates(
         .filter(|w| !w.is_empty())
         .collect();
     let asked_whole = normalise_value(part);
+    // Days the question names, with or without their year ("the June 17 and June 19, 2020
+    // orders"): a date on one of them is what the question is about, not its answer.
+    let asked_days = month_days(part);
+    let asks_age = part
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ["age", "ages", "aged", "old", "older", "younger"].contains(&w));
     let mut out = Vec::new();
     let figures = matches!(
         kind,
@@ -796,8 +818,15 @@ pub(super) fn span_candidates(
             // What the question itself names is not its answer.
             // A value the question itself states (a year, "Section 3") is not its answer.
             let stated = asked.contains(&norm)
-                || (value.split_whitespace().count() > 1 && asked_whole.contains(&norm));
+                || (value.split_whitespace().count() > 1 && asked_whole.contains(&norm))
+                || (kind == AnswerType::Date
+                    && month_days(&value).iter().any(|d| asked_days.contains(d)));
             if norm.is_empty() || stated {
+                continue;
+            }
+            // An age bound without its unit ("aged >18") answers only a question about age.
+            if kind == AnswerType::Duration && !asks_age && !value.chars().any(char::is_alphabetic)
+            {
                 continue;
             }
             // "Americas included United States net sales to customers of $15.0 billion": the
