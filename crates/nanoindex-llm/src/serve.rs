@@ -39,6 +39,13 @@ pub trait Conversations {
     /// keys and values of the prompt prefix it repeats, or `None` when the conversation is
     /// over.
     fn reply(&mut self, id: usize, reply: Result<Generation>) -> Option<GenerateRequest>;
+
+    /// Requests the source has decided to make, since it was last asked, beyond those it
+    /// had counted on (a turn asked again after an unusable reply), for progress totals; 0
+    /// by default.
+    fn planned(&mut self) -> usize {
+        0
+    }
 }
 
 /// Whether `error` rejects one request only (it goes to [`Conversations::reply`]) rather

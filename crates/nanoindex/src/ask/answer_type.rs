@@ -509,7 +509,6 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "premium",
         // "What is the largest possible prize …?", "What is each wellness point worth?"
         "remaining availability",
-        "balance",
         "prize",
         "prizes",
         "worth",

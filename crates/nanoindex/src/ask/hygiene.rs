@@ -95,16 +95,31 @@ pub(super) fn is_degenerate(draft: &str) -> bool {
 }
 
 /// Whether `text` holds a blank of a template: a bracketed placeholder of at most three
-/// words with no digit ("[#]", "[X]", "[Name]", "[insert date]", "<court>") or a run of
-/// three underscores. A citation mark ("[1]", "[12]") or a bracketed change inside a quote
-/// ("[t]o provide") is no blank.
+/// words with no digit ("[#]", "[X]", "[Name]", "[insert date]") or a run of three
+/// underscores. A citation mark ("[1]"), an omission ("[…]"), an editor's word ("[sic]",
+/// "[Reserved]", "[emphasis added]") or a bracketed change inside a quote ("[t]o provide")
+/// is no blank.
 fn has_blanks(text: &str) -> bool {
     static BLANK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\[(?:#|\.\.\.|…|[A-Za-z][A-Za-z ]{0,30})\]|<[A-Za-z][A-Za-z ]{0,30}>|___")
-            .expect("valid regex")
+        Regex::new(r"\[(?:#|[A-Za-z][A-Za-z ]{0,30})\]|___").expect("valid regex")
     });
+    const EDITORIAL: &[&str] = &[
+        "sic",
+        "reserved",
+        "emphasis added",
+        "emphasis in original",
+        "omitted",
+        "footnote omitted",
+        "intentionally omitted",
+        "redacted",
+        "alteration in original",
+        "brackets in original",
+    ];
     BLANK.find_iter(text).any(|m| {
-        let inner = m.as_str().trim_matches(['[', ']', '<', '>']);
+        let inner = m.as_str().trim_matches(['[', ']']);
+        if EDITORIAL.contains(&inner.to_lowercase().as_str()) {
+            return false;
+        }
         // "[t]o", "[e]ach": one letter bracketed inside a word is a quote's change.
         let glued = text[m.end()..].starts_with(|c: char| c.is_alphanumeric())
             || text[..m.start()].ends_with(|c: char| c.is_alphanumeric());
@@ -180,6 +195,9 @@ mod tests {
         assert!(is_degenerate("Notices go to ___ at the address above."));
         assert!(!is_degenerate(
             "The Compact is to \"[t]o provide an equitable apportionment\" [1]."
+        ));
+        assert!(!is_degenerate(
+            "Section 9 is [Reserved]; the fee \"shall be paid [sic] within […] days\"."
         ));
         assert_eq!(
             strip_echo("[1] (page 4) Net sales\nNet sales were $5."),

@@ -3,8 +3,9 @@
 //! "QUICKFUZZ". Free-text questions otherwise get the sentence quoted as the closest
 //! passage; a name found this way is the answer, shown with the sentence that says it.
 //!
-//! The asked noun (the head) is the words after "which" (or "the name of") up to the
-//! question's verb; the sentence must contain the head's last word, the noun itself. The
+//! The asked noun (the head) is the words after a question-opening "which" ("In which …")
+//! or "What is the name of", up to the question's verb (at most three words, five after
+//! "name of"); the sentence must contain the head's last word, the noun itself. The
 //! name is then, in this order of trust:
 //!
 //! 1. an appositive right after the noun: "the trace compiler, NANOJIT, is …";
@@ -12,11 +13,14 @@
 //! 3. names after "such as" in the noun's clause: "alternative products …, such as our X1
 //!    or X2 offerings";
 //! 4. names right before it (up to two lowercase modifiers between): "Mozilla's Firefox
-//!    open-source web browser"; a capitalised noun is part of the name ("the Kiamichi
-//!    River").
+//!    open-source web browser".
+//!
+//! A capitalised noun is part of a name, read first: the capitalised run around it ("the
+//! Kiamichi River Basin").
 //!
 //! A name is a run of capitalised words or words with digits (a possessive is kept,
-//! determiners are not), joined by "and", "or", "of" or commas; it must hold a word the
+//! determiners and a court's capitalised disposition are not), joined by "and", "or",
+//! "of", "&" or commas; it must hold a word the
 //! question does not. A head with a number ("which four states") asks for a list of that
 //! many, which this does not read.
 
@@ -46,6 +50,117 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "our", "its", "their", "his", "her",
     "such", "each", "every", "any", "all", "some", "no", "one", "we", "it", "they", "in", "on",
     "at", "of", "by", "for", "to", "from", "with", "as", "and", "or",
+];
+
+/// How a question that asks a thing's name opens.
+const NAME_OF: &[&str] = &[
+    "what is the name of ",
+    "what was the name of ",
+    "what is the full name of ",
+    "what was the full name of ",
+];
+
+/// Prepositions before a question-opening "which" ("In which …", "From which …").
+const PREPOSITIONS: &[&str] = &[
+    "in", "from", "to", "on", "at", "by", "for", "under", "with", "into", "of", "through",
+    "before", "after", "against", "between", "within",
+];
+
+/// Verbs in the present tense that end a head ("Which law firm represents …").
+const PRESENT_VERBS: &[&str] = &[
+    "represents",
+    "represent",
+    "provides",
+    "provide",
+    "governs",
+    "govern",
+    "holds",
+    "hold",
+    "owns",
+    "own",
+    "acts",
+    "act",
+    "serves",
+    "serve",
+    "signs",
+    "sign",
+    "manages",
+    "manage",
+    "includes",
+    "include",
+    "requires",
+    "require",
+    "covers",
+    "cover",
+    "applies",
+    "apply",
+    "pays",
+    "pay",
+    "receives",
+    "receive",
+    "issues",
+    "administers",
+    "operates",
+    "operate",
+    "controls",
+    "control",
+    "performs",
+    "perform",
+    "handles",
+    "handle",
+    "makes",
+    "make",
+    "takes",
+    "take",
+    "gives",
+    "give",
+    "uses",
+    "use",
+    "offers",
+    "offer",
+    "employs",
+    "employ",
+    "maintains",
+    "maintain",
+    "supplies",
+    "supply",
+    "sells",
+    "sell",
+    "buys",
+    "buy",
+    "hears",
+    "hear",
+    "decides",
+    "decide",
+    "regulates",
+    "regulate",
+    "transcribes",
+    "transcribe",
+    "conducts",
+    "conduct",
+];
+
+/// A court's disposition, written in capitals after "The Court" ("AFFIRMS", "REVERSED"):
+/// no name.
+const DISPOSITIONS: &[&str] = &[
+    "affirms",
+    "affirmed",
+    "reverses",
+    "reversed",
+    "vacates",
+    "vacated",
+    "remands",
+    "remanded",
+    "denies",
+    "denied",
+    "grants",
+    "granted",
+    "dismisses",
+    "dismissed",
+    "orders",
+    "ordered",
+    "modified",
+    "so",
 ];
 
 /// Number words: a head with one asks for a list of that many.
@@ -90,28 +205,36 @@ fn key(word: &str) -> String {
 /// The head noun phrase of a "which …" or "what is the name of …" question, as written
 /// (its words), or `None` for other questions and for heads that ask for a counted list.
 fn head(question: &str) -> Option<Vec<String>> {
-    let lower = question.to_lowercase();
-    let at = if let Some(i) = lower.find(" name of ") {
-        i + " name of ".len()
+    // ASCII lowercasing keeps byte offsets, so `at` indexes `question` too.
+    let lower = question.trim_start().to_ascii_lowercase();
+    let question = question.trim_start();
+    let name_of = NAME_OF.iter().find(|p| lower.starts_with(*p));
+    let at = if let Some(p) = name_of {
+        p.len()
     } else if lower.starts_with("which ") {
         "which ".len()
     } else {
-        lower.find(" which ")? + " which ".len()
+        let p = PREPOSITIONS
+            .iter()
+            .find(|p| lower.starts_with(&format!("{p} which ")))?;
+        p.len() + " which ".len()
     };
+    let most = if name_of.is_some() { 5 } else { 3 };
     let rest = &question[at..];
     let rest = rest.split(['(', '?']).next().unwrap_or(rest);
     let mut out = Vec::new();
     for w in words(rest) {
         let lower = w.text.to_lowercase();
         let past = lower.ends_with("ed") || IRREGULAR_PAST.contains(&lower.as_str());
-        if VERBS.contains(&lower.as_str()) || (!out.is_empty() && past) {
+        let verb = VERBS.contains(&lower.as_str()) || PRESENT_VERBS.contains(&lower.as_str());
+        if verb || (!out.is_empty() && past) {
             break;
         }
         if NUMBERS.contains(&lower.as_str()) || lower.chars().all(|c| c.is_ascii_digit()) {
             return None;
         }
         out.push(w.text.to_string());
-        if out.len() == 5 {
+        if out.len() == most {
             break;
         }
     }
@@ -119,7 +242,8 @@ fn head(question: &str) -> Option<Vec<String>> {
 }
 
 fn is_name_word(word: &str) -> bool {
-    if DETERMINERS.contains(&word.to_lowercase().as_str()) {
+    let lower = word.to_lowercase();
+    if DETERMINERS.contains(&lower.as_str()) || DISPOSITIONS.contains(&lower.as_str()) {
         return false;
     }
     word.starts_with(|c: char| c.is_uppercase()) || word.chars().any(|c| c.is_ascii_digit())
@@ -175,8 +299,8 @@ fn names_from(sentence: &str, ws: &[Word<'_>], i: usize) -> Option<(usize, usize
     Some((start, end, next))
 }
 
-/// The name the question asks for, from `sentence` (see the module docs), trimmed of a
-/// trailing possessive or punctuation.
+/// The name the question asks for, from `sentence` (see the module docs), without a
+/// trailing apostrophe.
 #[must_use]
 pub fn name(question: &str, sentence: &str) -> Option<String> {
     let head = head(question)?;
@@ -216,6 +340,29 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
             .trim()
             .to_string()
     };
+    // 0. A capitalised noun after names is part of a name: the capitalised run around it
+    // ("the Kiamichi River Basin", "U.S. Bank National Association").
+    if ws[last].text.starts_with(|c: char| c.is_uppercase()) {
+        let mut from = at;
+        while from > 0
+            && joined(sentence, &ws[from - 1], &ws[from])
+            && is_name_word(ws[from - 1].text)
+        {
+            from -= 1;
+        }
+        let mut to = last;
+        while to + 1 < ws.len()
+            && joined(sentence, &ws[to], &ws[to + 1])
+            && is_name_word(ws[to + 1].text)
+        {
+            to += 1;
+        }
+        // Names only after it ("Justices ADAMS and BAKER") are read as names after it.
+        let range = (ws[from].start, ws[to].end);
+        if from < at && new_word(range) {
+            return Some(clean(range));
+        }
+    }
     // 1. An appositive: "the noun, NAME," (or the sentence's end).
     if let Some(next) = ws.get(last + 1) {
         if sentence[ws[last].end..next.start].trim() == "," {
@@ -287,13 +434,8 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
     if k == end_word {
         return None;
     }
-    let capital_noun = modifiers == 0 && ws[at].text.starts_with(|c: char| c.is_uppercase());
-    let range = if capital_noun {
-        (ws[k].start, ws[last].end)
-    } else {
-        (ws[k].start, ws[end_word - 1].end)
-    };
-    new_word((ws[k].start, ws[end_word - 1].end)).then(|| clean(range))
+    let range = (ws[k].start, ws[end_word - 1].end);
+    new_word(range).then(|| clean(range))
 }
 
 #[cfg(test)]
@@ -369,6 +511,16 @@ mod tests {
                 "It reversed an order entered by Judge Smith in the Superior Court, Elm County.",
                 Some("Elm County"),
             ),
+            (
+                "From which river did the district propose to divert water?",
+                "It would divert water from the Blue Fork River Basin upstream of the dam.",
+                Some("Blue Fork River Basin"),
+            ),
+            (
+                "Which bank acts as the indenture trustee?",
+                "The indenture trustee is Northwind Bank National Association, a bank.",
+                Some("Northwind Bank National Association"),
+            ),
         ];
         for (question, sentence, expected) in cases {
             assert_eq!(name(question, sentence).as_deref(), expected, "{question}");
@@ -397,6 +549,26 @@ mod tests {
             (
                 "Which four states are parties to the compact?",
                 "The states, Alpha, Beta, Gamma and Delta, signed it.",
+            ),
+            // A question that names its noun later, not after an opening "which".
+            (
+                "What is the purpose of the facility which the bank provided?",
+                "The credit facility with Fabrikam Bank funds the plant.",
+            ),
+            // A present-tense verb ends the noun: the trustee is not the firm asked.
+            (
+                "Which law firm represents the trustee?",
+                "Smith LLP represents the trustee, Contoso Bank, in the case.",
+            ),
+            // A court's disposition in capitals is no name.
+            (
+                "Which court heard the appeal?",
+                "The Court AFFIRMS the judgment below.",
+            ),
+            // Letters whose lowercase is longer do not move the words read.
+            (
+                "In İzmir, which école did she attend?",
+                "The école, in Izmir, is small.",
             ),
             // Lowercase words after the noun are no name.
             (

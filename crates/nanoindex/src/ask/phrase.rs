@@ -97,10 +97,16 @@ pub fn sentence(question: &str, value: &str) -> String {
         let subject = c[2].trim();
         // "What is each wellness point worth?": "Each wellness point is worth INR 0.20."
         let worth = subject.match_indices(" worth").map(|(i, _)| i).find(|&i| {
-            subject[i + " worth".len()..]
-                .chars()
-                .next()
-                .is_none_or(|ch| !ch.is_alphanumeric())
+            // "net worth", "total worth" name an amount; the verb "is worth" follows the
+            // thing and ends the subject or comes before a preposition.
+            let before = subject[..i].to_lowercase();
+            let after = subject[i + " worth".len()..].trim_start().to_lowercase();
+            !before.ends_with("net")
+                && !before.ends_with("total")
+                && (after.is_empty()
+                    || ["under ", "in ", "to ", "at ", "for ", "per ", "on "]
+                        .iter()
+                        .any(|p| after.starts_with(p)))
         });
         if let Some(i) =
             worth.filter(|_| c[1].eq_ignore_ascii_case("is") || c[1].eq_ignore_ascii_case("was"))
@@ -228,6 +234,10 @@ mod tests {
         assert_eq!(
             sentence("What is the worthiness rating?", "AA"),
             "The worthiness rating is AA."
+        );
+        assert_eq!(
+            sentence("What is the net worth of the guarantor?", "$5 million"),
+            "The net worth of the guarantor is $5 million."
         );
         assert_eq!(
             sentence("Who are the parties to the Agreement?", "A Inc. and B LLC"),

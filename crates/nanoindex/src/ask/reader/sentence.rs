@@ -216,14 +216,6 @@ pub(super) fn paired_date_and_period(
     (date, period)
 }
 
-/// Whether the figure at `span` of `text` is named as another of the thing the question
-/// asks: it follows "of" after a noun phrase whose head the question asks but whose
-/// modifiers name another kind ("the U.S. federal statutory rate of 21%" for "What was the
-/// effective tax rate?"): none of the words before the head in `question` ("effective",
-/// "tax") is among the phrase's modifiers, one of those is a word the question does not ask
-/// (`asked`, by stem), and the sentence names the asked phrase itself before the figure
-/// ("Our effective tax rates … were lower than …": the figure is compared with it). "An expense of 11.4%" (a head not asked) and "an acquisition
-/// termination cost of $1.35 billion" (every word asked) are not.
 /// Whether the words after a count (up to [`EACH_REACH`], within its clause) give it for
 /// each of several: "three (3) members to be appointed by each of CytoDyn and Vyera", "two
 /// directors per Party" — unless what it is given for is `asked` (a question term: "90
@@ -238,14 +230,26 @@ fn counted_for_each(after: &str, asked: &dyn Fn(&str) -> bool) -> bool {
         let lower = word
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        // "each" anywhere in the clause; "per" only right after the counted noun.
-        if lower == "each" || lower == "apiece" || (lower == "per" && i <= 2) {
-            // "per operator" where the question asks about an operator is what it asks.
+        // "each of …", "by/for/from each …" anywhere in the clause ("nine directors elected
+        // each year" is no count for each); "per" only right after the counted noun.
+        let next = words.get(i + 1).map(|w| w.to_lowercase());
+        let before = i
+            .checked_sub(1)
+            .and_then(|j| words.get(j))
+            .map(|w| w.to_lowercase());
+        let each = lower == "each"
+            && (next.as_deref() == Some("of")
+                || before
+                    .as_deref()
+                    .is_some_and(|b| ["by", "for", "from", "to"].contains(&b)));
+        if each || lower == "apiece" || (lower == "per" && i <= 2) {
+            // "per operator" where the question asks about an operator is what it asks ("each
+            // of CytoDyn and Vyera" stays a count for each, though the question names them).
             let of_whom = words.get(i + 1).map(|w| {
                 w.trim_matches(|c: char| !c.is_alphanumeric())
                     .to_lowercase()
             });
-            return !of_whom.is_some_and(|w| asked(&w));
+            return lower != "per" || !of_whom.is_some_and(|w| asked(&w));
         }
         if word.ends_with([',', ';', '.', ':']) {
             return false;
@@ -293,10 +297,12 @@ fn month_days(text: &str) -> Vec<(String, u32)> {
 }
 
 /// Whether a docket number is a federal district court's: `N:YY-cv-NNNNN` (civil,
-/// criminal, miscellaneous: "No. 3:20-cv-02731-VC").
+/// criminal, miscellaneous: "No. 3:20-cv-02731-VC", "No. 20-cv-1234"), "CV 19-1234" or a
+/// "Civil Action No.".
 fn is_district_docket(reference: &str) -> bool {
     static DISTRICT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\d{1,2}:\d{2}[-–](?:cv|cr|mc|md)[-–]\d+").expect("valid regex")
+        Regex::new(r"(?i)(?:\d{1,2}:)?\d{2}[-–](?:cv|cr|mc|md)[-–]\d+|\b(?:cv|cr)\s*\d{2}[-–]\d+|civil\s+action")
+            .expect("valid regex")
     });
     DISTRICT.is_match(reference)
 }
@@ -304,6 +310,14 @@ fn is_district_docket(reference: &str) -> bool {
 /// Words after a count in which "each" or "per" makes it a count for each of several.
 const EACH_REACH: usize = 8;
 
+/// Whether the figure at `span` of `text` is named as another of the thing the question
+/// asks: it follows "of" after a noun phrase whose head the question asks but whose
+/// modifiers name another kind ("the U.S. federal statutory rate of 21%" for "What was the
+/// effective tax rate?"): none of the words before the head in `question` ("effective",
+/// "tax") is among the phrase's modifiers, one of those is a word the question does not ask
+/// (`asked`, by stem), and the sentence names the asked phrase itself before the figure
+/// ("Our effective tax rates … were lower than …": the figure is compared with it). "An expense of 11.4%" (a head not asked) and "an acquisition
+/// termination cost of $1.35 billion" (every word asked) are not.
 fn named_otherwise(
     text: &str,
     span: &std::ops::Range<usize>,
@@ -503,6 +517,9 @@ pub(super) fn span_candidates(
     // Days the question names, with or without their year ("the June 17 and June 19, 2020
     // orders"): a date on one of them is what the question is about, not its answer.
     let asked_days = month_days(part);
+    let asks_multiple = ["speedup", "speed-up", "times", "fold", "multiple"]
+        .iter()
+        .any(|w| part.to_lowercase().contains(w));
     let asks_age = part
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
@@ -556,13 +573,9 @@ pub(super) fn span_candidates(
         && kind == AnswerType::Reference;
     // The court a case number is asked of: a district court's ("No. 3:20-cv-02731") or a
     // court of appeals' ("No. 20-16276"); `Some(true)` for a district court.
-    let asked_court = if lower_part.contains("district court") {
-        Some(true)
-    } else if lower_part.contains("circuit") || lower_part.contains("appeal") {
-        Some(false)
-    } else {
-        None
-    };
+    let district = lower_part.contains("district court");
+    let appeal = lower_part.contains("circuit") || lower_part.contains("appeal");
+    let asked_court = (district != appeal).then_some(district);
     let asks_each = lower_part
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| ["each", "per", "every", "apiece"].contains(&w));
@@ -822,6 +835,15 @@ pub(super) fn span_candidates(
                 || (kind == AnswerType::Date
                     && month_days(&value).iter().any(|d| asked_days.contains(d)));
             if norm.is_empty() || stated {
+                continue;
+            }
+            // A multiple ("3.0x leverage", "2x-20x") answers only a question about a speedup
+            // or how many times, never one about a percentage.
+            if kind == AnswerType::Percentage
+                && !asks_multiple
+                && !value.contains('%')
+                && !value.to_lowercase().contains("per")
+            {
                 continue;
             }
             // An age bound without its unit ("aged >18") answers only a question about age.

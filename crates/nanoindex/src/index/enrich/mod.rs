@@ -219,28 +219,66 @@ impl<'a, 'p> Calls<'a, 'p> {
     /// [`TextGenerator::serve`]) with the accounting of [`Calls::batch`]: a request the
     /// checkpoint holds a reply to is answered from it (not watched, not sent), every reply
     /// from the model is counted and saved to the checkpoint as it comes, a request that
-    /// does not fit the context gets an empty reply, and progress is reported after each
+    /// does not fit the context gets an empty reply, and progress (with the model time so
+    /// far and the turns the source adds, [`Conversations::planned`]) is reported after each
     /// reply.
     ///
     /// # Errors
     ///
-    /// Model failures.
+    /// Model failures, and the first error of a request other than its prompt not fitting
+    /// the context (a JSON Schema the backend cannot use): no conversation starts after it.
     pub(crate) fn serve(&mut self, work: &mut dyn Conversations) -> Result<(), LlmError> {
         let llm = self
             .llm
             .take()
             .expect("`serve` is not called while it runs");
         let model = llm.info().name.clone();
-        let started = Instant::now();
-        let outcome = llm.serve(&mut Accounted {
+        let base_ms = self.model_ms;
+        let mut accounted = Accounted {
             calls: self,
             work,
             model,
             keys: std::collections::HashMap::new(),
-        });
-        self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
+            started: Instant::now(),
+            base_ms,
+            failure: None,
+        };
+        let outcome = llm.serve(&mut accounted);
+        let failure = accounted.failure.take();
+        let elapsed = accounted.started.elapsed().as_secs_f64() * 1000.0;
+        self.model_ms = base_ms + elapsed;
         self.llm = Some(llm);
-        outcome
+        outcome?;
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Counts a reply from the model: one call, its evaluated prompt tokens (cached prefixes
+    /// excluded) and its generated tokens.
+    fn count(&mut self, reply: &Generation) {
+        self.calls += 1;
+        self.prompt_tokens += u64::from(
+            reply
+                .n_prompt_tokens
+                .saturating_sub(reply.n_cached_prompt_tokens),
+        );
+        self.completion_tokens += u64::from(reply.n_completion_tokens);
+    }
+
+    /// Saves `(key, reply text)` pairs to the checkpoint, if any; a checkpoint that cannot be
+    /// written is dropped with a warning (the work is not lost, only the chance to resume
+    /// it).
+    fn save(&mut self, replies: &[(String, String)]) {
+        let Some(checkpoint) = self.checkpoint.as_deref_mut() else {
+            return;
+        };
+        if let Err(e) = checkpoint.save(replies) {
+            self.warnings.push(format!(
+                "cannot save the model's replies to `{}` ({e}); an interrupted run will not \
+                 resume from them",
+                checkpoint.path().display()
+            ));
+            self.checkpoint = None;
+        }
     }
 
     /// Counts one request of the stage as finished (into the total too, unless
@@ -314,26 +352,15 @@ impl<'a, 'p> Calls<'a, 'p> {
                 let answered = self.run(&asked)?;
                 self.model_ms += started.elapsed().as_secs_f64() * 1000.0;
                 for r in &answered {
-                    self.calls += 1;
-                    self.prompt_tokens +=
-                        u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
-                    self.completion_tokens += u64::from(r.n_completion_tokens);
+                    self.count(r);
                 }
-                if let Some(checkpoint) = self.checkpoint.as_deref_mut() {
+                if self.checkpoint.is_some() {
                     let saved: Vec<(String, String)> = todo
                         .iter()
                         .zip(&answered)
                         .map(|(&i, r)| (keys[i].clone(), r.text.clone()))
                         .collect();
-                    if let Err(e) = checkpoint.save(&saved) {
-                        // The work is not lost, only the chance to resume it.
-                        self.warnings.push(format!(
-                            "cannot save the model's replies to `{}` ({e}); an interrupted \
-                             run will not resume from them",
-                            checkpoint.path().display()
-                        ));
-                        self.checkpoint = None;
-                    }
+                    self.save(&saved);
                 }
                 for (i, r) in todo.into_iter().zip(answered) {
                     replies[i] = Some(r);
@@ -411,6 +438,13 @@ struct Accounted<'c, 'a, 'p, 'w> {
     model: String,
     /// Checkpoint key of each conversation's request in flight (with a checkpoint only).
     keys: std::collections::HashMap<usize, String>,
+    /// When serving started, and the model time counted before it: progress reports the
+    /// model time so far.
+    started: Instant,
+    base_ms: f64,
+    /// The first error that is not a request's own prompt being too long (a JSON Schema the
+    /// backend cannot use): no conversation starts after it, and `serve` returns it.
+    failure: Option<LlmError>,
 }
 
 impl Accounted<'_, '_, '_, '_> {
@@ -440,6 +474,9 @@ impl Accounted<'_, '_, '_, '_> {
 
 impl Conversations for Accounted<'_, '_, '_, '_> {
     fn start(&mut self, idle: bool) -> Option<(usize, GenerateRequest)> {
+        if self.failure.is_some() {
+            return None;
+        }
         loop {
             let (id, request) = self.work.start(idle)?;
             if let Some(request) = self.unsaved(id, request) {
@@ -453,37 +490,33 @@ impl Conversations for Accounted<'_, '_, '_, '_> {
     }
 
     fn reply(&mut self, id: usize, reply: Result<Generation, LlmError>) -> Option<GenerateRequest> {
+        let key = self.keys.remove(&id);
         let reply = match reply {
             Ok(r) => {
-                self.calls.calls += 1;
-                self.calls.prompt_tokens +=
-                    u64::from(r.n_prompt_tokens.saturating_sub(r.n_cached_prompt_tokens));
-                self.calls.completion_tokens += u64::from(r.n_completion_tokens);
-                if let (Some(key), Some(checkpoint)) =
-                    (self.keys.remove(&id), self.calls.checkpoint.as_deref_mut())
-                {
-                    if let Err(e) = checkpoint.save(&[(key, r.text.clone())]) {
-                        self.calls.warnings.push(format!(
-                            "cannot save the model's replies to `{}` ({e}); an interrupted \
-                             run will not resume from them",
-                            checkpoint.path().display()
-                        ));
-                        self.calls.checkpoint = None;
-                    }
+                self.calls.count(&r);
+                if let Some(key) = key {
+                    self.calls.save(&[(key, r.text.clone())]);
                 }
                 r
             }
             // A request of its own that cannot run (its prompt does not fit the context):
             // an empty, unusable reply, as in `Calls::run`.
-            Err(_) => {
-                self.keys.remove(&id);
+            Err(LlmError::InvalidRequest(_)) => {
                 self.calls.skipped += 1;
                 empty_generation()
             }
+            // Any other error of a request (a JSON Schema the backend cannot use) would fail
+            // every window alike: enrichment stops with it.
+            Err(e) => {
+                self.failure.get_or_insert(e);
+                return None;
+            }
         };
+        self.calls.model_ms = self.base_ms + self.started.elapsed().as_secs_f64() * 1000.0;
         self.calls.finished_one();
-        let next = self.work.reply(id, Ok(reply))?;
-        self.unsaved(id, next)
+        let next = self.work.reply(id, Ok(reply));
+        self.calls.expect(self.work.planned());
+        self.unsaved(id, next?)
     }
 }
 

@@ -223,6 +223,7 @@ pub(crate) fn read(
                 next: 0,
                 states: windows.iter().map(|_| None).collect(),
                 readings: vec![Reading::default(); windows.len()],
+                retries: 0,
             };
             calls.serve(&mut conversations)?;
             Ok(conversations.readings)
@@ -250,6 +251,8 @@ struct WindowConversations<'w> {
     next: usize,
     states: Vec<Option<WindowState>>,
     readings: Vec<Reading>,
+    /// Summary turns asked again and not yet told to progress ([`Conversations::planned`]).
+    retries: usize,
 }
 
 impl Conversations for WindowConversations<'_> {
@@ -307,6 +310,7 @@ impl Conversations for WindowConversations<'_> {
         {
             state.asked_summary = prompts::summary_again(&state.asked_summary, &text);
             state.retried += 1;
+            self.retries += 1;
             return Some(state.asked_summary.clone());
         }
         let asked_entities = prompts::entities_after_summary(
@@ -317,6 +321,10 @@ impl Conversations for WindowConversations<'_> {
         );
         state.summary = Some(text);
         Some(asked_entities)
+    }
+
+    fn planned(&mut self) -> usize {
+        std::mem::take(&mut self.retries)
     }
 }
 
