@@ -82,7 +82,7 @@ pub fn is_refusal(answer: &str) -> bool {
 
 /// Whether a draft is not an answer: it repeats itself (under half of its word trigrams
 /// distinct), copies the evidence block's scaffolding, or is a template with blanks left
-/// to fill ("The [#] is a federal court in [#] …", "[Name]", "___", "<court>").
+/// to fill ("The [#] is a federal court in [#] …", "[Name]", "___").
 pub(super) fn is_degenerate(draft: &str) -> bool {
     let lower = draft.to_lowercase();
     if lower.contains("column:") || lower.contains("(page ") || lower.contains("evidence line") {

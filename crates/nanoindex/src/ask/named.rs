@@ -1,4 +1,4 @@
-//! The name a "which <noun>" question asks for, read from a sentence that names it beside
+//! The name a "which NOUN" question asks for, read from a sentence that names it beside
 //! that noun: "Which fuzz tester …?" against "… the fuzz tester, QUICKFUZZ, which …" is
 //! "QUICKFUZZ". Free-text questions otherwise get the sentence quoted as the closest
 //! passage; a name found this way is the answer, shown with the sentence that says it.
