@@ -723,24 +723,48 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     false
 }
 
+/// Prepositions that may open a part before its question word ("in what capacity").
+const PART_PREPOSITIONS: &[&str] = &[
+    "in", "at", "on", "for", "by", "to", "from", "under", "with", "within",
+];
+
+/// Auxiliaries that open a yes/no part after ", and".
+const PART_AUXILIARIES: &[&str] = &[
+    "had", "has", "have", "is", "was", "were", "are", "did", "does", "do", "can", "will",
+];
+
 /// The parts of a multi-part question: "Who are the parties and when was it signed?"
 /// gives "Who are the parties" and "when was it signed". A question with one part gives
-/// itself. Splits at ", and" / " and" followed by a question word.
+/// itself. Splits at ", and" / " and" / "; " followed by a question word (or a preposition
+/// and a question word: "and in what capacity"), and at ", and" followed by an auxiliary
+/// ("…, and had any been issued?").
 #[must_use]
 pub fn parts(question: &str) -> Vec<String> {
     let proper = question_proper(question);
     // ASCII lowercase keeps byte offsets (the joints searched for are ASCII).
     let lower = proper.to_ascii_lowercase();
     let mut cuts = Vec::new();
+    let mut cut_at = |joint: &str, opening: &str| {
+        let needle = format!("{joint}{opening} ");
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(&needle) {
+            cuts.push((from + i, joint.len()));
+            from += i + needle.len();
+        }
+    };
     for word in QUESTION_WORDS {
         for joint in [" and ", ", and ", "; "] {
-            let needle = format!("{joint}{word} ");
-            let mut from = 0;
-            while let Some(i) = lower[from..].find(&needle) {
-                cuts.push((from + i, joint.len()));
-                from += i + needle.len();
+            cut_at(joint, word);
+            // "…, and in what capacity?", "… and to whom is it paid?"
+            for preposition in PART_PREPOSITIONS {
+                cut_at(joint, &format!("{preposition} {word}"));
             }
         }
+    }
+    // "How large is the program, and had any paper been issued?": after a comma, an
+    // auxiliary opens a yes/no part.
+    for auxiliary in PART_AUXILIARIES {
+        cut_at(", and ", auxiliary);
     }
     cuts.sort_unstable();
     cuts.dedup_by_key(|c| c.0);
@@ -1017,6 +1041,22 @@ mod tests {
         assert_eq!(
             parts("What are the terms and conditions?"),
             ["What are the terms and conditions"]
+        );
+        assert_eq!(
+            parts("Who signed the agreement for the buyer, and in what capacity?"),
+            ["Who signed the agreement for the buyer", "in what capacity"]
+        );
+        assert_eq!(
+            parts("How large is the paper program, and had any paper been issued by June?"),
+            [
+                "How large is the paper program",
+                "had any paper been issued by June"
+            ]
+        );
+        // Without a comma an auxiliary continues the same part.
+        assert_eq!(
+            parts("How many shares were sold and were outstanding?"),
+            ["How many shares were sold and were outstanding"]
         );
     }
 }
