@@ -333,13 +333,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "percent",
         "co-payment",
         "copayment",
-        // A relative speed, written as a multiple ("a 2x-20x speedup", "up to 25x").
-        "speedup",
-        "speedups",
-        "speed-up",
-        "times faster",
-        "times as fast",
-    ]) {
+    ]) || asks_multiple(q)
+    {
         return AnswerType::Percentage;
     }
     // "What is the docket number of …" asks for an identifier, not a count; so does any
@@ -704,6 +699,132 @@ fn asks_which_of(q: &str, nouns: &[&str]) -> bool {
                 .take(6)
                 .any(|next| nouns.contains(next))
     })
+}
+
+/// Verbs in the present tense that end a question's noun phrase: the counted noun after
+/// "how many" ("How many members make up the committee?", "How many people work at …?")
+/// and the noun a "which" question asks for ("Which law firm represents …").
+pub(super) const PRESENT_VERBS: &[&str] = &[
+    "make",
+    "makes",
+    "work",
+    "works",
+    "serve",
+    "serves",
+    "sit",
+    "sits",
+    "comprise",
+    "comprises",
+    "constitute",
+    "constitutes",
+    "form",
+    "forms",
+    "hold",
+    "holds",
+    "own",
+    "owns",
+    "attend",
+    "attends",
+    "remain",
+    "remains",
+    "exist",
+    "exists",
+    "participate",
+    "participates",
+    "live",
+    "lives",
+    "receive",
+    "receives",
+    "take",
+    "takes",
+    "need",
+    "needs",
+    "require",
+    "requires",
+    "belong",
+    "belongs",
+    "appear",
+    "appears",
+    "occur",
+    "occurs",
+    "die",
+    "survive",
+    "survives",
+    "represents",
+    "represent",
+    "provides",
+    "provide",
+    "governs",
+    "govern",
+    "acts",
+    "act",
+    "signs",
+    "sign",
+    "manages",
+    "manage",
+    "includes",
+    "include",
+    "covers",
+    "cover",
+    "applies",
+    "apply",
+    "pays",
+    "pay",
+    "issues",
+    "administers",
+    "operates",
+    "operate",
+    "controls",
+    "control",
+    "performs",
+    "perform",
+    "handles",
+    "handle",
+    "gives",
+    "give",
+    "uses",
+    "use",
+    "offers",
+    "offer",
+    "employs",
+    "employ",
+    "maintains",
+    "maintain",
+    "supplies",
+    "supply",
+    "sells",
+    "sell",
+    "buys",
+    "buy",
+    "hears",
+    "hear",
+    "decides",
+    "decide",
+    "regulates",
+    "regulate",
+    "transcribes",
+    "transcribe",
+    "conducts",
+    "conduct",
+];
+
+/// Phrases that ask for a relative speed or size, written as a multiple ("a 2x-20x
+/// speedup", "up to 25x").
+const MULTIPLE_PHRASES: &[&str] = &[
+    "speedup",
+    "speedups",
+    "speed-up",
+    "times faster",
+    "times as fast",
+    "times higher",
+    "times larger",
+];
+
+/// Whether the question asks for a multiple ([`MULTIPLE_PHRASES`], as whole words): a
+/// percentage question's answer may then be written "25x".
+pub(super) fn asks_multiple(question: &str) -> bool {
+    let q = question.to_lowercase();
+    MULTIPLE_PHRASES.iter().any(|p| contains_phrase(&q, p))
 }
 
 /// Whether `phrase` occurs in `text` at word boundaries.

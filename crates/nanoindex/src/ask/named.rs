@@ -29,6 +29,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::answer_type;
 use super::reader::stem;
 
 /// Words that end the head: the question's verb and auxiliaries.
@@ -64,80 +65,6 @@ const NAME_OF: &[&str] = &[
 const PREPOSITIONS: &[&str] = &[
     "in", "from", "to", "on", "at", "by", "for", "under", "with", "into", "of", "through",
     "before", "after", "against", "between", "within",
-];
-
-/// Verbs in the present tense that end a head ("Which law firm represents …").
-const PRESENT_VERBS: &[&str] = &[
-    "represents",
-    "represent",
-    "provides",
-    "provide",
-    "governs",
-    "govern",
-    "holds",
-    "hold",
-    "owns",
-    "own",
-    "acts",
-    "act",
-    "serves",
-    "serve",
-    "signs",
-    "sign",
-    "manages",
-    "manage",
-    "includes",
-    "include",
-    "requires",
-    "require",
-    "covers",
-    "cover",
-    "applies",
-    "apply",
-    "pays",
-    "pay",
-    "receives",
-    "receive",
-    "issues",
-    "administers",
-    "operates",
-    "operate",
-    "controls",
-    "control",
-    "performs",
-    "perform",
-    "handles",
-    "handle",
-    "makes",
-    "make",
-    "takes",
-    "take",
-    "gives",
-    "give",
-    "uses",
-    "use",
-    "offers",
-    "offer",
-    "employs",
-    "employ",
-    "maintains",
-    "maintain",
-    "supplies",
-    "supply",
-    "sells",
-    "sell",
-    "buys",
-    "buy",
-    "hears",
-    "hear",
-    "decides",
-    "decide",
-    "regulates",
-    "regulate",
-    "transcribes",
-    "transcribe",
-    "conducts",
-    "conduct",
 ];
 
 /// A court's disposition, written in capitals after "The Court" ("AFFIRMS", "REVERSED"):
@@ -226,7 +153,8 @@ fn head(question: &str) -> Option<Vec<String>> {
     for w in words(rest) {
         let lower = w.text.to_lowercase();
         let past = lower.ends_with("ed") || IRREGULAR_PAST.contains(&lower.as_str());
-        let verb = VERBS.contains(&lower.as_str()) || PRESENT_VERBS.contains(&lower.as_str());
+        let verb =
+            VERBS.contains(&lower.as_str()) || answer_type::PRESENT_VERBS.contains(&lower.as_str());
         if verb || (!out.is_empty() && past) {
             break;
         }

@@ -417,7 +417,7 @@ pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
             && all
                 .get(i + 1)
                 .is_none_or(|next| next.is_empty() || NOUN_PHRASE_ENDS.contains(&next.as_str()));
-        let present = !words.is_empty() && PRESENT_VERBS.contains(&w.as_str());
+        let present = !words.is_empty() && answer_type::PRESENT_VERBS.contains(&w.as_str());
         if w.is_empty() || NOUN_PHRASE_ENDS.contains(&w.as_str()) || verb || present {
             break;
         }
@@ -425,56 +425,6 @@ pub(in crate::ask) fn counted_noun(part: &str) -> Option<String> {
     }
     words.last().cloned()
 }
-
-/// Verbs in the present tense that end the noun phrase after "how many" ("How many members
-/// make up the committee?", "How many people work at …?").
-const PRESENT_VERBS: &[&str] = &[
-    "make",
-    "makes",
-    "work",
-    "works",
-    "serve",
-    "serves",
-    "sit",
-    "sits",
-    "comprise",
-    "comprises",
-    "constitute",
-    "constitutes",
-    "form",
-    "forms",
-    "hold",
-    "holds",
-    "own",
-    "owns",
-    "attend",
-    "attends",
-    "remain",
-    "remains",
-    "exist",
-    "exists",
-    "participate",
-    "participates",
-    "live",
-    "lives",
-    "receive",
-    "receives",
-    "take",
-    "takes",
-    "need",
-    "needs",
-    "require",
-    "requires",
-    "belong",
-    "belongs",
-    "appear",
-    "appears",
-    "occur",
-    "occurs",
-    "die",
-    "survive",
-    "survives",
-];
 
 /// The singular stem of the counted noun ([`counted_noun`]: `stores` → `store`), or `vote`
 /// for a question about a vote.
@@ -517,9 +467,7 @@ pub(super) fn span_candidates(
     // Days the question names, with or without their year ("the June 17 and June 19, 2020
     // orders"): a date on one of them is what the question is about, not its answer.
     let asked_days = month_days(part);
-    let asks_multiple = ["speedup", "speed-up", "times", "fold", "multiple"]
-        .iter()
-        .any(|w| part.to_lowercase().contains(w));
+    let asks_multiple = answer_type::asks_multiple(part);
     let asks_age = part
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
