@@ -1042,6 +1042,13 @@ fn opinion() -> Vec<u8> {
         "Harbor Mills operated 14 sawmills in the state during the tax years at issue.",
         "The company did not file a refund claim within the statutory period.",
     ]);
+    f.new_page();
+    f.heading(12.0, "Permits and exclusions");
+    f.para(&[
+        "A separate county permit is not required for any of the sawmills Harbor Mills operates.",
+    ]);
+    f.heading(12.0, "Excluded transfers");
+    f.para(&["Transfers of timber leased from federal forest lands"]);
     f.bytes()
 }
 
@@ -1131,6 +1138,12 @@ fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
             "No",
             2,
         ),
+        // "not required" answers "need": the same word to the verdict's negation.
+        (
+            "Will Harbor Mills need a separate county permit to operate the sawmills?",
+            "No",
+            3,
+        ),
     ] {
         let answer = ask_reader(&doc, question);
         assert_eq!(kind(&answer, 0), "yes_no", "{question}");
@@ -1138,8 +1151,21 @@ fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
             answer.content.starts_with(verdict),
             "{question}: {answer:#?}"
         );
+        // A verdict read from the deciding sentence, quoted beside it, is an answer.
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
         assert_eq!(answer.citations[0].pages, [page], "{question}");
     }
+    // An item of a list, without the heading that says what the list is, states neither
+    // yes nor no: it is quoted as the closest passage, and the answer is partial.
+    let question = "Are transfers of timber leased from federal forest lands taxed?";
+    let answer = ask_reader(&doc, question);
+    assert!(
+        answer
+            .content
+            .starts_with("The most relevant passage (page 3)"),
+        "{answer:#?}"
+    );
+    assert_eq!(answer.status, Some(AnswerStatus::Partial), "{question}");
 }
 
 /// An earnings release: the fourth quarter's reconciliation on page 1, the fiscal year's on

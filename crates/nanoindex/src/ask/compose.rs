@@ -119,7 +119,9 @@ impl Session<'_> {
                     // Yes or no from the polarity of a strongly matching sentence against the
                     // question's: a reading, not a span, so the answer is partial and shows its
                     // quote; a weaker match is quoted without a yes or no.
-                    let terms: BTreeSet<String> = tokenize(&part.question).into_iter().collect();
+                    let mut terms: BTreeSet<String> =
+                        tokenize(&part.question).into_iter().collect();
+                    widen_with_synonyms(&mut terms);
                     // A sentence that says what the question asks "any" of ("There are no
                     // financial incentives for participation") decides it at the reader's
                     // own threshold.
@@ -130,9 +132,11 @@ impl Session<'_> {
                     } else {
                         YES_NO_COVERAGE
                     };
-                    let sentence = if best.coverage >= needed
-                        && !requests_terms(&best.quote, &part.question, &terms)
-                    {
+                    let verdict = best.coverage >= needed
+                        && states(&best.quote)
+                        && !offers_alternatives(&part.question)
+                        && !requests_terms(&best.quote, &part.question, &terms);
+                    let sentence = if verdict {
                         let yes = negates_terms(&best.quote, &terms)
                             == negates_terms(&part.question, &terms);
                         format!(
@@ -142,6 +146,7 @@ impl Session<'_> {
                             best.quote
                         )
                     } else {
+                        quoted += 1;
                         format!(
                             "The most relevant passage (page {}) says: \"{}\"",
                             best.page_no, best.quote
@@ -149,7 +154,6 @@ impl Session<'_> {
                     };
                     sentences.push(sentence);
                     cited.extend(best.cite.iter().cloned());
-                    quoted += 1;
                 }
                 // A court's disposition read from its own words ("MODIFIED AND AFFIRMED."):
                 // stated, with the line that states it.
@@ -524,6 +528,79 @@ pub(super) fn requests_terms(text: &str, question: &str, terms: &BTreeSet<String
     })
 }
 
+/// Words that say the same of a yes/no question's subject, each group read as one term
+/// when a verdict's negation is placed: "Will operators need a special flight permit?"
+/// against "A special flight permit is not required".
+const SYNONYMS: &[&[&str]] = &[
+    &[
+        "need",
+        "needs",
+        "needed",
+        "require",
+        "required",
+        "requires",
+        "necessary",
+        "mandatory",
+    ],
+    &[
+        "allow",
+        "allowed",
+        "allows",
+        "permit",
+        "permitted",
+        "permits",
+    ],
+];
+
+/// Adds to `terms` (index terms, as [`tokenize`] gives them) the terms of every word of a
+/// [`SYNONYMS`] group one of them belongs to.
+pub(super) fn widen_with_synonyms(terms: &mut BTreeSet<String>) {
+    for group in SYNONYMS {
+        let tokens: Vec<String> = group.iter().flat_map(|w| tokenize(w)).collect();
+        if tokens.iter().any(|t| terms.contains(t)) {
+            terms.extend(tokens);
+        }
+    }
+}
+
+/// Whether a question opening as a yes/no question asks which of two alternatives holds
+/// ("Did wages as a percent of net sales increase or decrease in FY2023?", "… in cash or in
+/// stock?"): "or" between two words of change, or an "or" among the question's last three
+/// words. Neither yes nor no answers it.
+pub(super) fn offers_alternatives(question: &str) -> bool {
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        w == "or"
+            && i > 0
+            && words.get(i + 1).is_some_and(|next| next != "not")
+            && (words.len() - i <= 3
+                || CHANGE_WORDS.contains(&words[i - 1].as_str())
+                    && words
+                        .get(i + 1)
+                        .is_some_and(|n| CHANGE_WORDS.contains(&n.as_str())))
+    })
+}
+
+/// Words below which a quote without a sentence's end is a heading or a list item.
+const FRAGMENT_WORDS: usize = 12;
+
+/// Whether `quote` states something, so that a yes or no may be read from it: it ends as a
+/// sentence or a clause does (`.`, `;`, `:`, `!`, before any closing quotes or brackets), or
+/// it is a long sentence the reader cut (at least [`FRAGMENT_WORDS`] words). A heading or a
+/// list item without its lead-in ("Treatment taken outside the geographical limits of
+/// India", an item of an exclusions list) says neither yes nor no.
+pub(super) fn states(quote: &str) -> bool {
+    quote.split_whitespace().count() >= FRAGMENT_WORDS
+        || quote
+            .trim_end()
+            .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
+            .ends_with(['.', ';', ':', '!'])
+}
+
 /// Words that reverse a statement.
 pub(super) const NEGATIONS: &[&str] = &[
     "not", "no", "never", "neither", "nor", "none", "cannot", "without",
@@ -632,6 +709,54 @@ mod tests {
             computation: None,
             cite: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_question_between_two_alternatives_is_not_answered_yes_or_no() {
+        for question in [
+            "Did Ulta Beauty's wages expense as a percent of net sales increase or decrease in FY2023?",
+            "Is the purchase price paid in cash or in stock?",
+        ] {
+            assert!(offers_alternatives(question), "{question}");
+        }
+        for question in [
+            "Does the policy cover hospitalization or day care treatment in India?",
+            "Did the court decide whether the game is gambling or not?",
+            "Was there any drop in cash and cash equivalents?",
+        ] {
+            assert!(!offers_alternatives(question), "{question}");
+        }
+    }
+
+    #[test]
+    fn headings_and_list_items_state_nothing_a_verdict_could_be_read_from() {
+        assert!(states(
+            "There are no financial incentives for participation."
+        ));
+        assert!(states("the accrued cumulative bonus shall not be reduced;"));
+        assert!(states("“No Party may assign this Agreement.”"));
+        // A long sentence the reader cut still states what it says.
+        assert!(states(
+            "The Red River Compact does not pre-empt Oklahoma's water statutes because the Compact creates no cross-border rights in its signatories for these"
+        ));
+        assert!(!states(
+            "Treatment taken outside the geographical limits of India"
+        ));
+        assert!(!states("Excluded transfers"));
+    }
+
+    #[test]
+    fn synonyms_join_the_terms_whose_negation_decides_a_verdict() {
+        let mut terms: BTreeSet<String> = tokenize("Will operators need a special flight permit?")
+            .into_iter()
+            .collect();
+        widen_with_synonyms(&mut terms);
+        let quote = "A special flight permit is not required to accomplish the flight.";
+        assert!(negates_terms(quote, &terms));
+        let bare: BTreeSet<String> = tokenize("Will operators need a special flight permit?")
+            .into_iter()
+            .collect();
+        assert!(!negates_terms(quote, &bare));
     }
 
     #[test]
