@@ -2461,3 +2461,62 @@ fn a_case_number_is_a_docket_number_not_a_statute() {
     );
     assert!(answer.content.contains("3:21-cv-01234"), "{answer:#?}");
 }
+
+/// Litigation notes: two dates near the case's name, each the date of another event.
+fn litigation_notes() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(14.0, "Note 12 - Legal Proceedings");
+    f.para(&[
+        "In the United States Court of Appeals for the Ninth Circuit, on August 25, 2023, a",
+        "three-judge panel affirmed in part and reversed in part the district court's",
+        "dismissal of the case.",
+    ]);
+    f.para(&[
+        "The derivative lawsuit, initially filed January 18, 2019 and titled In re Widget",
+        "Corporation Securities Litigation, was stayed pending the appeal.",
+    ]);
+    f.new_page();
+    f.heading(14.0, "Note 13 - State Aid");
+    f.para(&[
+        "On September 25, 2020, the Commission appealed the General Court's decision to the",
+        "Court of Justice and a hearing was held on May 23, 2023.",
+    ]);
+    f.para(&[
+        "The briefing in Case No. 20-55662 will conclude on August 17, 2020, and oral argument",
+        "on the consolidated appeals has been scheduled for September 15, 2020.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_date_is_read_beside_the_event_the_question_asks_the_date_of() {
+    let (_dir, doc) = prepare(&litigation_notes(), "notes.pdf");
+    for (question, expected, page) in [
+        (
+            "On what date did a Ninth Circuit panel partly reverse the dismissal of the In re Widget Corporation Securities Litigation?",
+            "August 25, 2023",
+            1,
+        ),
+        (
+            "On what date did the Court of Justice hold its hearing on the Commission's appeal?",
+            "May 23, 2023",
+            2,
+        ),
+        // A date question naming a case number asks for a date.
+        (
+            "When is briefing in the appeal, Case No. 20-55662, due to conclude?",
+            "August 17, 2020",
+            2,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert_eq!(kind(&answer, 0), "date", "{question}");
+        assert!(
+            answer.content.contains(expected),
+            "{question}: {:#}",
+            answer.trace.as_ref().unwrap()["reader"]
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(cited_pages(&answer), [page], "{question}");
+    }
+}

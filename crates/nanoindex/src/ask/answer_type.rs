@@ -333,9 +333,16 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "percent",
         "co-payment",
         "copayment",
+        // "What Delinquency Trigger Percentage applies?": a percentage by its name.
+        "percentage",
     ]) || asks_multiple(q)
     {
         return AnswerType::Percentage;
+    }
+    // "When is briefing in the appeal, Case No. 20-55662, due to conclude?" asks for a date,
+    // whatever identifier it names.
+    if first == "when" {
+        return AnswerType::Date;
     }
     // "What is the docket number of …" asks for an identifier, not a count; so does any
     // "… number" a word names ("the IRAS number of the study", "the fax number"), unlike
@@ -489,6 +496,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "cash",
         "assets",
         "liabilities",
+        "liability",
         "debt",
         "ebitda",
         "profit",
@@ -1132,6 +1140,18 @@ mod tests {
                 AnswerType::Date,
             ),
             ("What drove the increase in inventories?", AnswerType::Text),
+            (
+                "When is briefing in the appeal, Case No. 20-55662, due to conclude?",
+                AnswerType::Date,
+            ),
+            (
+                "What product warranty liability had the company estimated?",
+                AnswerType::Amount,
+            ),
+            (
+                "During the Amortization Period, what Delinquency Trigger Percentage applies?",
+                AnswerType::Percentage,
+            ),
         ] {
             assert_eq!(classify(question), expected, "{question}");
         }

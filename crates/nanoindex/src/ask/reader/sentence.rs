@@ -585,6 +585,11 @@ pub(super) fn span_candidates(
         && ["effect", "due", "expir"]
             .iter()
             .any(|w| lower_part.contains(w));
+    // "On what date did a Ninth Circuit panel partly reverse the dismissal …": the event a
+    // date question asks the date of.
+    let asked_event = (kind == AnswerType::Date)
+        .then(|| asked_event(part))
+        .flatten();
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
         // line ending in a year) is read as a sentence, and so is a form's field for a count
@@ -918,7 +923,8 @@ pub(super) fn span_candidates(
                     RECURRING_FIT
                 } else {
                     0.0
-                };
+                }
+                + asked_event.map_or(0.0, |event| event_fit(&unit.text, &span, event));
             // "Includes 33 Best Buy Mobile stores" counts a kind of store the question does
             // not name: it answers only where nothing counts the whole.
             if of_a_kind {
@@ -984,6 +990,172 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// Events a date is the date of, each a group of word stems that name the same event
+/// ("signed", "executed", "entered into", "dated"). A word names a stem's event when it
+/// starts with the stem and has at most [`EVENT_SUFFIX`] letters more ("filed", "filing";
+/// not "entertaining" for "enter").
+const EVENTS: &[&[&str]] = &[
+    &["sign", "execut", "enter", "dated"],
+    &["publish", "issu", "releas"],
+    &["file", "filing", "submit", "lodg"],
+    &["hold", "held", "hear"],
+    &["decid", "decision"],
+    &["reverse"],
+    &["affirm"],
+    &["dismiss"],
+    &["appeal"],
+    &["stay"],
+    &["remand"],
+    &["vacat"],
+    &["annul"],
+    &["grant"],
+    &["deni", "deny"],
+    &["approv", "ratif"],
+    &["amend"],
+    &["acquir", "purchas", "bought"],
+    &["announc"],
+    &["launch", "introduc"],
+    &["commenc", "began", "begin", "start"],
+    &["complet", "conclud", "finish", "clos"],
+    &["adopt", "enact"],
+    &["terminat", "expir"],
+    &["effect"],
+];
+
+/// Letters a word may have beyond an [`EVENTS`] stem and still name its event.
+const EVENT_SUFFIX: usize = 4;
+
+/// Words either side of a date within which the nearest event verb is its event.
+const EVENT_REACH: usize = 10;
+
+/// Score a date gains when its nearest event is the asked one, and loses when it is another.
+const EVENT_FIT: f32 = 0.1;
+
+/// The [`EVENTS`] group a lowercase `word` names, if any.
+fn event_of(word: &str) -> Option<usize> {
+    EVENTS.iter().position(|group| {
+        group
+            .iter()
+            .any(|stem| word.starts_with(stem) && word.len() <= stem.len() + EVENT_SUFFIX)
+    })
+}
+
+/// Words before a noun, never before a verb.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "its", "their", "his", "her", "this", "that", "s", "any", "each",
+];
+
+/// The event a date question asks the date of: the group of its event word used as a verb,
+/// first one after "to" ("… due to conclude?"), else a past participle ("was … signed",
+/// "held"), else one no determiner stands before, else the first event word. "On what date
+/// did the Court of Justice hold its hearing on the Commission's appeal?" asks when it held
+/// the hearing, not when the appeal was filed; "When is briefing in the appeal due to
+/// conclude?" asks when briefing ends.
+pub(super) fn asked_event(question: &str) -> Option<usize> {
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let events: Vec<(usize, usize)> = words
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| event_of(w).map(|e| (i, e)))
+        .collect();
+    let previous = |i: usize| i.checked_sub(1).map_or("", |p| words[p].as_str());
+    let participle =
+        |w: &str| w.ends_with("ed") || ["held", "made", "bought", "begun"].contains(&w);
+    let noun = |w: &str| {
+        ["ing", "ion", "al", "ance", "ment"]
+            .iter()
+            .any(|s| w.ends_with(s))
+    };
+    events
+        .iter()
+        .find(|(i, _)| previous(*i) == "to")
+        .or_else(|| events.iter().find(|(i, _)| participle(&words[*i])))
+        .or_else(|| {
+            events
+                .iter()
+                .find(|(i, _)| !DETERMINERS.contains(&previous(*i)) && !noun(&words[*i]))
+        })
+        .or_else(|| events.first())
+        .map(|(_, e)| *e)
+}
+
+/// Event words that are verbs (or, "effective", say what takes effect) without the "-ed"
+/// of a past tense.
+const IRREGULAR_EVENT_VERBS: &[&str] = &["held", "made", "began", "begun", "bought", "effective"];
+
+/// Words before a verb's base form ("will conclude", "to file").
+const BEFORE_BASE_VERB: &[&str] = &["to", "will", "shall", "would", "may", "must"];
+
+/// Words after "and" / "or" within which a verb is coordinated with the one before it
+/// ("affirmed in part and reversed in part").
+const COORDINATED_REACH: usize = 3;
+
+/// The [`EVENTS`] groups a date's clause states: those of the nearest event verb within
+/// [`EVENT_REACH`] words either side of the date (a past tense or participle, "held",
+/// "effective", or a base form after "to" / "will" …), with the verbs coordinated with it by
+/// "and" / "or". Nouns ("the appeal", "a hearing", "Court of Appeals") name no date's event.
+fn date_events(text: &str, span: &std::ops::Range<usize>) -> Vec<usize> {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let before = words(&text[..span.start]);
+    let after = words(&text[span.end..]);
+    let all: Vec<&String> = before.iter().chain(after.iter()).collect();
+    let verb_event = |i: usize| -> Option<usize> {
+        let w = all[i].as_str();
+        let verb = w.ends_with("ed")
+            || IRREGULAR_EVENT_VERBS.contains(&w)
+            || i.checked_sub(1)
+                .is_some_and(|p| BEFORE_BASE_VERB.contains(&all[p].as_str()));
+        verb.then(|| event_of(w)).flatten()
+    };
+    let date = before.len();
+    let nearest = (0..EVENT_REACH)
+        .flat_map(|d| [date.checked_add(d), date.checked_sub(d + 1)])
+        .flatten()
+        .filter(|&i| i < all.len())
+        .find_map(|i| verb_event(i).map(|e| (i, e)));
+    let Some((at, event)) = nearest else {
+        return Vec::new();
+    };
+    let mut events = vec![event];
+    let mut i = at + 1;
+    while i < all.len() && i <= at + EVENT_REACH {
+        if ["and", "or"].contains(&all[i].as_str()) {
+            if let Some((j, e)) = (i + 1..all.len().min(i + 1 + COORDINATED_REACH))
+                .find_map(|j| verb_event(j).map(|e| (j, e)))
+            {
+                events.push(e);
+                i = j;
+            }
+        }
+        i += 1;
+    }
+    events
+}
+
+/// How a date at `span` of `text` fits the asked `event`: [`EVENT_FIT`] when its clause's
+/// event verb names it ([`date_events`]: "a hearing was held on May 23, 2023"; "on August 25,
+/// 2023, a panel affirmed in part and reversed in part"), minus that when it names another
+/// ("initially filed January 18, 2019" for when a dismissal was reversed), else nothing.
+pub(super) fn event_fit(text: &str, span: &std::ops::Range<usize>, event: usize) -> f32 {
+    let events = date_events(text, span);
+    if events.contains(&event) {
+        EVENT_FIT
+    } else if events.is_empty() {
+        0.0
+    } else {
+        -EVENT_FIT
+    }
 }
 
 /// Whether a reference span opens with the name of an identifier the question asks for
@@ -1883,6 +2055,60 @@ pub(super) fn disposition_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_questions_event_is_its_verb_and_a_date_fits_the_event_beside_it() {
+        let event = |q: &str| asked_event(q).map(|e| EVENTS[e][0]);
+        assert_eq!(
+            event(
+                "On what date did a Ninth Circuit panel partly reverse the dismissal of the case?"
+            ),
+            Some("reverse")
+        );
+        assert_eq!(
+            event("On what date did the Court of Justice hold its hearing on the Commission's appeal?"),
+            Some("hold")
+        );
+        assert_eq!(
+            event("When is briefing in the bail-process appeal due to conclude?"),
+            Some("complet")
+        );
+        assert_eq!(
+            event("On what date was the proposed directive published in the Federal Register?"),
+            Some("publish")
+        );
+        assert_eq!(event("What is the company's fiscal year end?"), None);
+        let fit = |text: &str, date: &str, q: &str| {
+            let start = text.find(date).unwrap();
+            event_fit(text, &(start..start + date.len()), asked_event(q).unwrap())
+        };
+        let q = "On what date did the Court of Justice hold its hearing on the appeal?";
+        let text = "On September 25, 2020, the Commission appealed the decision to the Court of Justice and a hearing was held on May 23, 2023.";
+        assert_eq!(fit(text, "September 25, 2020", q), -EVENT_FIT);
+        assert_eq!(fit(text, "May 23, 2023", q), EVENT_FIT);
+        assert_eq!(
+            fit(
+                "The fiscal year ended on June 30, 2023.",
+                "June 30, 2023",
+                q
+            ),
+            0.0
+        );
+        // Verbs coordinated with the date's verb are its events too; nouns are none.
+        let q = "On what date did the panel reverse the dismissal?";
+        let text = "In the Court of Appeals, on August 25, 2023, a panel affirmed in part and reversed in part the dismissal.";
+        assert_eq!(fit(text, "August 25, 2023", q), EVENT_FIT);
+        let text = "The lawsuit, initially filed January 18, 2019, was stayed pending the appeal.";
+        assert_eq!(fit(text, "January 18, 2019", q), -EVENT_FIT);
+        assert_eq!(
+            fit(
+                "The appeal of August 1, 2023 is pending.",
+                "August 1, 2023",
+                q
+            ),
+            0.0
+        );
+    }
 
     #[test]
     fn a_disposition_is_the_courts_own_ruling_not_a_ruling_it_recounts() {
