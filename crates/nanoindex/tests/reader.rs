@@ -2520,3 +2520,40 @@ fn a_date_is_read_beside_the_event_the_question_asks_the_date_of() {
         assert_eq!(cited_pages(&answer), [page], "{question}");
     }
 }
+
+#[test]
+fn a_discount_may_be_a_share_and_a_rate_an_amount_per_unit() {
+    let mut f = Flow::new();
+    f.heading(14.0, "Incentives for vaccination");
+    f.para(&[
+        "We will provide an additional 2.5% discount on premium (fresh or renewal) for",
+        "insured persons who have taken the pneumococcal vaccine.",
+    ]);
+    f.new_page();
+    f.heading(14.0, "Study budget");
+    f.para(&[
+        "Patient and public involvement, priced at the recommended rate of £75 per half day",
+        "activity. Transcription is estimated at £1,200 in total.",
+    ]);
+    let (_dir, doc) = prepare(&f.bytes(), "budget.pdf");
+    for (question, expected, page) in [
+        (
+            "How large a premium discount does the policy give insured persons who have had the pneumococcal vaccine?",
+            "2.5%",
+            1,
+        ),
+        (
+            "At what rate does the study budget cost patient and public involvement activity?",
+            "£75 per half day",
+            2,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(
+            answer.content.contains(expected),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(cited_pages(&answer), [page], "{question}");
+    }
+}

@@ -517,6 +517,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "worth",
         "salary",
         "wages",
+        // "How large a premium discount …", "What cumulative bonus …": an amount or a share.
+        "discount",
+        "rebate",
+        "bonus",
         "deductible",
         "cap",
         "limit",
@@ -662,6 +666,8 @@ const PERSON_ROLES: [&str; 23] = [
 
 /// People a "which …" question may name by their office ("Which district judge …").
 const WHICH_PERSON: &[&str] = &[
+    "official",
+    "governor",
     "justice",
     "judge",
     "attorney",
@@ -1140,6 +1146,14 @@ mod tests {
                 AnswerType::Date,
             ),
             ("What drove the increase in inventories?", AnswerType::Text),
+            (
+                "Which FAA official issued the proposed directive?",
+                AnswerType::Person,
+            ),
+            (
+                "How large a premium discount does the policy give for vaccination?",
+                AnswerType::Amount,
+            ),
             (
                 "When is briefing in the appeal, Case No. 20-55662, due to conclude?",
                 AnswerType::Date,

@@ -101,20 +101,19 @@ impl Session<'_> {
             };
             answered += 1;
             let name = (part.kind == AnswerType::Text)
-                .then(|| named::name(&part.question, &best.quote))
+                .then(|| named_answer(part))
                 .flatten();
+            // A "which <noun>" question whose sentence names it beside that noun: the name,
+            // with the sentence that says it.
+            if let Some((name, said)) = name {
+                sentences.push(format!(
+                    "{name} — page {} says: \"{}\"",
+                    said.page_no, said.quote
+                ));
+                cited.extend(said.cite.iter().cloned());
+                continue;
+            }
             match part.kind {
-                // A "which <noun>" question whose sentence names it beside that noun: the
-                // name, with the sentence that says it.
-                AnswerType::Text if name.is_some() => {
-                    sentences.push(format!(
-                        "{} — page {} says: \"{}\"",
-                        name.as_deref().unwrap_or_default(),
-                        best.page_no,
-                        best.quote
-                    ));
-                    cited.extend(best.cite.iter().cloned());
-                }
                 AnswerType::YesNo => {
                     // Yes or no from the polarity of a strongly matching sentence against the
                     // question's: a reading, not a span, so the answer is partial and shows its
@@ -284,7 +283,7 @@ impl Session<'_> {
                 part.kind == AnswerType::Text
                     && part.answer().is_some_and(|best| {
                         !(answer_type::asks_disposition(&part.question) && best.value != best.quote)
-                            && named::name(&part.question, &best.quote).is_none()
+                            && named_answer(part).is_none()
                     })
             })
     }
@@ -396,6 +395,27 @@ fn promotable(part: &PartReading) -> impl Iterator<Item = usize> + '_ {
                 && (c.coverage >= reader::MIN_COVERAGE || c.computation.is_some())
         })
         .map(|(i, _)| i)
+}
+
+/// Candidates of an answered part, best first, in which a "which NOUN" question's name is
+/// looked for.
+const NAMED_CANDIDATES: usize = 3;
+
+/// The name a "which NOUN" part asks for ([`named::name`]) and the candidate sentence that
+/// gives it: the first of the part's best [`NAMED_CANDIDATES`] that names it beside the
+/// noun, the best one whatever its coverage, a later one only when it matches strongly
+/// (coverage at least [`YES_NO_COVERAGE`]): "Which systems of medicine are covered under
+/// the AYUSH Treatment benefit?" from "AYUSH Treatment The Company shall indemnify …
+/// treatment under Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy systems",
+/// where the best sentence names no system. `None` for a part not answered.
+fn named_answer(part: &PartReading) -> Option<(String, reader::Candidate)> {
+    part.answer()?;
+    part.candidates
+        .iter()
+        .take(NAMED_CANDIDATES)
+        .enumerate()
+        .filter(|(i, c)| *i == 0 || c.coverage >= YES_NO_COVERAGE)
+        .find_map(|(_, c)| named::name(&part.question, &c.quote).map(|n| (n, c.clone())))
 }
 
 /// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.

@@ -21,8 +21,9 @@
 //! A name is a run of capitalised words or words with digits (a possessive is kept,
 //! determiners and a court's capitalised disposition are not), joined by "and", "or",
 //! "of", "&" or commas; it must hold a word the
-//! question does not. A head with a number ("which four states") asks for a list of that
-//! many, which this does not read.
+//! question does not. A noun may also stand before "of" and its names ("the States of
+//! Arkansas, Louisiana, Oklahoma, and Texas"). A head with a number ("which four states")
+//! asks for a list of that many: a list of another length is not its answer.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -130,8 +131,13 @@ fn key(word: &str) -> String {
 }
 
 /// The head noun phrase of a "which …" or "what is the name of …" question, as written
-/// (its words), or `None` for other questions and for heads that ask for a counted list.
+/// (its words), or `None` for other questions.
 fn head(question: &str) -> Option<Vec<String>> {
+    head_counted(question).map(|(words, _)| words)
+}
+
+/// [`head`], with the number of names a counted head asks for ("which four states": 4).
+fn head_counted(question: &str) -> Option<(Vec<String>, Option<usize>)> {
     // ASCII lowercasing keeps byte offsets, so `at` indexes `question` too.
     let lower = question.trim_start().to_ascii_lowercase();
     let question = question.trim_start();
@@ -150,6 +156,7 @@ fn head(question: &str) -> Option<Vec<String>> {
     let rest = &question[at..];
     let rest = rest.split(['(', '?']).next().unwrap_or(rest);
     let mut out = Vec::new();
+    let mut count = None;
     for w in words(rest) {
         let lower = w.text.to_lowercase();
         let past = lower.ends_with("ed") || IRREGULAR_PAST.contains(&lower.as_str());
@@ -158,15 +165,33 @@ fn head(question: &str) -> Option<Vec<String>> {
         if verb || (!out.is_empty() && past) {
             break;
         }
-        if NUMBERS.contains(&lower.as_str()) || lower.chars().all(|c| c.is_ascii_digit()) {
-            return None;
+        if let Some(n) = NUMBERS.iter().position(|n| *n == lower) {
+            count = Some(n + 2);
+            continue;
+        }
+        if lower.chars().all(|c| c.is_ascii_digit()) {
+            count = lower.parse().ok();
+            continue;
         }
         out.push(w.text.to_string());
         if out.len() == most {
             break;
         }
     }
-    (!out.is_empty()).then_some(out)
+    (!out.is_empty()).then_some((out, count))
+}
+
+/// How many names a run of names lists ("Fort Worth, Arlington, and Mansfield": 3).
+fn listed(names: &str) -> usize {
+    names
+        .split(',')
+        .flat_map(|p| p.split(" and ").flat_map(|p| p.split(" or ")))
+        .flat_map(|p| p.split(" & "))
+        .filter(|p| {
+            let p = p.trim();
+            !p.is_empty() && p != "and" && p != "or"
+        })
+        .count()
 }
 
 fn is_name_word(word: &str) -> bool {
@@ -198,8 +223,9 @@ fn names_from(sentence: &str, ws: &[Word<'_>], i: usize) -> Option<(usize, usize
             continue;
         }
         // A joining word or comma, then another name.
+        // ("A, B, and C": the list's last comma before its joining word.)
         let joiner = ["and", "or", "of", "&"].contains(&lower.as_str());
-        if joiner && gap.trim().is_empty() {
+        if joiner && (gap.trim().is_empty() || (gap.trim() == "," && lower != "of")) {
             if let Some(after) = ws.get(k + 1).filter(|a| is_name_word(a.text)) {
                 if joined(sentence, w, after) {
                     end = after.end;
@@ -231,7 +257,7 @@ fn names_from(sentence: &str, ws: &[Word<'_>], i: usize) -> Option<(usize, usize
 /// trailing apostrophe.
 #[must_use]
 pub fn name(question: &str, sentence: &str) -> Option<String> {
-    let head = head(question)?;
+    let (head, count) = head_counted(question)?;
     let asked: HashSet<String> = words(question).iter().map(|w| key(w.text)).collect();
     let ws = words(sentence);
     let keys: Vec<String> = ws.iter().map(|w| key(w.text)).collect();
@@ -257,10 +283,12 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
     }
     let (at, len) = found?;
     let last = at + len - 1;
+    // A name holds a word the question does not; a counted head's list has that many names.
     let new_word = |range: (usize, usize)| {
         words(&sentence[range.0..range.1])
             .iter()
             .any(|w| !asked.contains(&key(w.text)) && is_name_word(w.text))
+            && count.is_none_or(|n| listed(&sentence[range.0..range.1]) == n)
     };
     let clean = |range: (usize, usize)| -> String {
         sentence[range.0..range.1]
@@ -307,9 +335,11 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
                 }
             }
         }
-        // 2. Names right after the noun.
+        // 2. Names right after the noun, or after its "of" ("the cities of Fort Worth,
+        // Arlington, and Mansfield").
         if joined(sentence, &ws[last], next) {
-            if let Some((s, e, _)) = names_from(sentence, &ws, last + 1) {
+            let of = next.text.eq_ignore_ascii_case("of");
+            if let Some((s, e, _)) = names_from(sentence, &ws, last + 1 + usize::from(of)) {
                 if new_word((s, e)) {
                     return Some(clean((s, e)));
                 }
@@ -356,11 +386,37 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
         k -= 1;
     }
     let end_word = k;
-    while k > 0 && joined(sentence, &ws[k - 1], &ws[k]) && is_name_word(ws[k - 1].text) {
-        k -= 1;
-    }
+    let run_back = |mut k: usize| {
+        while k > 0 && joined(sentence, &ws[k - 1], &ws[k]) && is_name_word(ws[k - 1].text) {
+            k -= 1;
+        }
+        k
+    };
+    k = run_back(k);
     if k == end_word {
         return None;
+    }
+    // A list before the noun: "Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy
+    // systems", names joined by commas, "and" or "or".
+    loop {
+        let joiner = k >= 2
+            && ["and", "or"].contains(&ws[k - 1].text.to_lowercase().as_str())
+            && joined(sentence, &ws[k - 1], &ws[k])
+            && is_name_word(ws[k - 2].text)
+            && sentence[ws[k - 2].end..ws[k - 1].start]
+                .trim()
+                .trim_matches(',')
+                .is_empty();
+        let comma = k >= 1
+            && is_name_word(ws[k - 1].text)
+            && sentence[ws[k - 1].end..ws[k].start].trim() == ",";
+        if joiner {
+            k = run_back(k - 2);
+        } else if comma {
+            k = run_back(k - 1);
+        } else {
+            break;
+        }
     }
     let range = (ws[k].start, ws[end_word - 1].end);
     new_word(range).then(|| clean(range))
@@ -395,7 +451,10 @@ mod tests {
             h("Which justices did not participate?").as_deref(),
             Some("justices")
         );
-        assert_eq!(h("Which four states signed the compact?"), None);
+        assert_eq!(
+            head_counted("Which four states signed the compact?"),
+            Some((vec!["states".to_string()], Some(4)))
+        );
         assert_eq!(h("What was the revenue in 2023?"), None);
     }
 
@@ -449,6 +508,27 @@ mod tests {
                 "The indenture trustee is Northwind Bank National Association, a bank.",
                 Some("Northwind Bank National Association"),
             ),
+            // A counted list with as many names; names after the noun's "of".
+            (
+                "Which four states are parties to the compact?",
+                "The states, Alpha, Beta, Gamma and Delta, signed it.",
+                Some("Alpha, Beta, Gamma and Delta"),
+            ),
+            (
+                "Which four states are parties to the compact?",
+                "Congress authorized the States of Arkansas, Louisiana, Oklahoma, and Texas to negotiate.",
+                Some("Arkansas, Louisiana, Oklahoma, and Texas"),
+            ),
+            (
+                "Which systems of medicine are covered under the AYUSH benefit?",
+                "Expenses are covered under Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy systems of medicine.",
+                Some("Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy"),
+            ),
+            (
+                "Which cities does the water district supply?",
+                "The district supplies water to north Texas (including the cities of Fort Worth, Arlington, and Mansfield).",
+                Some("Fort Worth, Arlington, and Mansfield"),
+            ),
         ];
         for (question, sentence, expected) in cases {
             assert_eq!(name(question, sentence).as_deref(), expected, "{question}");
@@ -473,10 +553,10 @@ mod tests {
                 "In which web browser is Comet embedded?",
                 "Comet web browser users saw faster pages.",
             ),
-            // A counted list is not read.
+            // A counted list of another length is not the list asked for.
             (
                 "Which four states are parties to the compact?",
-                "The states, Alpha, Beta, Gamma and Delta, signed it.",
+                "The states, Alpha, Beta and Gamma, signed it.",
             ),
             // A question that names its noun later, not after an opening "which".
             (

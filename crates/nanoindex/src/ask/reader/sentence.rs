@@ -506,12 +506,20 @@ pub(super) fn span_candidates(
     // The reporting periods the question names ("for the second quarter of fiscal 2024").
     let asked_periods = periods_named(part);
     // "By how much does the bonus increase": a change may be a percentage.
+    // So may a discount or a bonus ("an additional 2.5% discount on premium").
     let change_by_percent = kind == AnswerType::Amount
         && [
-            "increase", "decrease", "grow", "rise", "fall", "reduce", "change",
+            "increase", "decrease", "grow", "rise", "fall", "reduce", "change", "discount",
+            "rebate", "bonus",
         ]
         .iter()
         .any(|w| lower_part.contains(w));
+    // "At what rate does the budget cost …": a rate may be an amount per unit ("£75 per
+    // half day"), not only a percentage.
+    let rate_by_amount = kind == AnswerType::Percentage
+        && lower_part
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "rate");
     // A question about a change ("by how much did … decrease", "growth") may be answered by
     // a figure a sentence states as one.
     let asks_change = asks_for_change(part);
@@ -660,6 +668,13 @@ pub(super) fn span_candidates(
         if change_by_percent {
             found.extend(spans::find(AnswerType::Percentage, &unit.text, None));
         }
+        if rate_by_amount {
+            found.extend(
+                spans::find(AnswerType::Amount, &unit.text, None)
+                    .into_iter()
+                    .filter(|r| per_unit_after(&unit.text[r.end..])),
+            );
+        }
         // "In what year did Tarrant file suit?": a year alone answers ("… until Tarrant
         // filed suit in 2007"), where no full date stands.
         if asks_year && found.is_empty() {
@@ -780,6 +795,14 @@ pub(super) fn span_candidates(
             } else {
                 written.to_string()
             };
+            // A rate is stated with its unit: "£75 per half day".
+            let value = match rate_by_amount
+                .then(|| per_phrase(&unit.text[span.end..]))
+                .flatten()
+            {
+                Some(per) => format!("{value} {per}"),
+                None => value,
+            };
             let norm = normalise_value(&value);
             // What the question itself names is not its answer.
             // A value the question itself states (a year, "Section 3") is not its answer.
@@ -796,6 +819,7 @@ pub(super) fn span_candidates(
                 && !asks_multiple
                 && !value.contains('%')
                 && !value.to_lowercase().contains("per")
+                && !(rate_by_amount && per_unit_after(&unit.text[span.end..]))
             {
                 continue;
             }
@@ -1156,6 +1180,28 @@ pub(super) fn event_fit(text: &str, span: &std::ops::Range<usize>, event: usize)
     } else {
         -EVENT_FIT
     }
+}
+
+/// Whether the text after an amount states it per some unit ("per half day", "/hour"): a
+/// rate.
+fn per_unit_after(after: &str) -> bool {
+    let after = after.trim_start();
+    after.starts_with("per ") || after.starts_with('/')
+}
+
+/// Words of a rate's unit after "per" at most.
+const PER_UNIT_WORDS: usize = 3;
+
+/// The unit phrase after an amount stated per unit ("per half day" of "£75 per half day
+/// activity."): "per" and up to [`PER_UNIT_WORDS`] words, to the first punctuation.
+fn per_phrase(after: &str) -> Option<String> {
+    let rest = after.trim_start().strip_prefix("per ")?;
+    let clause = rest
+        .split(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')'))
+        .next()
+        .unwrap_or("");
+    let words: Vec<&str> = clause.split_whitespace().take(PER_UNIT_WORDS).collect();
+    (!words.is_empty()).then(|| format!("per {}", words.join(" ")))
 }
 
 /// Whether a reference span opens with the name of an identifier the question asks for
@@ -2055,6 +2101,18 @@ pub(super) fn disposition_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_stated_per_unit_keeps_its_unit() {
+        assert!(per_unit_after(" per half day activity."));
+        assert!(!per_unit_after(" for each half day"));
+        assert_eq!(
+            per_phrase(" per half day activity. Estimated"),
+            Some("per half day activity".to_string())
+        );
+        assert_eq!(per_phrase(" per hour, plus"), Some("per hour".to_string()));
+        assert_eq!(per_phrase(" in total"), None);
+    }
 
     #[test]
     fn a_date_questions_event_is_its_verb_and_a_date_fits_the_event_beside_it() {
