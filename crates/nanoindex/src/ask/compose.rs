@@ -136,8 +136,13 @@ impl Session<'_> {
                         && !offers_alternatives(&part.question)
                         && !requests_terms(&best.quote, &part.question, &terms);
                     let sentence = if verdict {
-                        let yes = negates_terms(&best.quote, &terms)
-                            == negates_terms(&part.question, &terms);
+                        // The clause and negation that decide are the predicate's ("does
+                        // not maintain an inventory"), not the subject's ("Gift Surplus
+                        // operates an e-commerce website, …, but does not maintain …").
+                        let predicate = predicate_terms(&part.question);
+                        let decide = if predicate.is_empty() { &terms } else { &predicate };
+                        let yes = negates_terms(&best.quote, decide)
+                            == negates_terms(&part.question, decide);
                         format!(
                             "{} — page {} says: \"{}\"",
                             if yes { "Yes" } else { "No" },
@@ -572,6 +577,20 @@ const SYNONYMS: &[&[&str]] = &[
     ],
 ];
 
+/// The terms of a yes/no question's predicate: its words after the first that are not
+/// capitalised (names are its subject: "Does Gift Surplus keep an inventory of the products
+/// it advertises?" asks about keeping an inventory), widened with [`SYNONYMS`].
+pub(super) fn predicate_terms(question: &str) -> BTreeSet<String> {
+    let lower_words: Vec<&str> = question
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| !w.starts_with(|c: char| c.is_uppercase()))
+        .collect();
+    let mut terms: BTreeSet<String> = tokenize(&lower_words.join(" ")).into_iter().collect();
+    widen_with_synonyms(&mut terms);
+    terms
+}
+
 /// Adds to `terms` (index terms, as [`tokenize`] gives them) the terms of every word of a
 /// [`SYNONYMS`] group one of them belongs to.
 pub(super) fn widen_with_synonyms(terms: &mut BTreeSet<String>) {
@@ -763,6 +782,19 @@ mod tests {
             "Treatment taken outside the geographical limits of India"
         ));
         assert!(!states("Excluded transfers"));
+    }
+
+    #[test]
+    fn the_predicates_clause_decides_a_verdict_not_the_subjects() {
+        let question = "Does Gift Surplus keep an inventory of the products it advertises on its e-commerce website?";
+        let quote = "Gift Surplus operates an e-commerce website, www.giftsurplus.com, but does not maintain an inventory of the products it advertises and instead buys products as necessary.";
+        let predicate = predicate_terms(question);
+        assert!(!predicate.contains("gift"));
+        assert!(negates_terms(quote, &predicate));
+        assert!(!negates_terms(question, &predicate));
+        // All of the question's terms pick the subject's clause, which negates nothing.
+        let all: BTreeSet<String> = tokenize(question).into_iter().collect();
+        assert!(!negates_terms(quote, &all));
     }
 
     #[test]

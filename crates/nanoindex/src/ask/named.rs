@@ -132,6 +132,7 @@ fn key(word: &str) -> String {
 
 /// The head noun phrase of a "which …" or "what is the name of …" question, as written
 /// (its words), or `None` for other questions.
+#[cfg(test)]
 fn head(question: &str) -> Option<Vec<String>> {
     head_counted(question).map(|(words, _)| words)
 }

@@ -815,11 +815,12 @@ pub(super) fn span_candidates(
             }
             // A multiple ("3.0x leverage", "2x-20x") answers only a question about a speedup
             // or how many times, never one about a percentage.
+            let rate_per_unit = rate_by_amount && per_unit_after(&unit.text[span.end..]);
             if kind == AnswerType::Percentage
                 && !asks_multiple
                 && !value.contains('%')
                 && !value.to_lowercase().contains("per")
-                && !(rate_by_amount && per_unit_after(&unit.text[span.end..]))
+                && !rate_per_unit
             {
                 continue;
             }
@@ -1197,7 +1198,7 @@ const PER_UNIT_WORDS: usize = 3;
 fn per_phrase(after: &str) -> Option<String> {
     let rest = after.trim_start().strip_prefix("per ")?;
     let clause = rest
-        .split(|c: char| matches!(c, ',' | '.' | ';' | ':' | '(' | ')'))
+        .split([',', '.', ';', ':', '(', ')'])
         .next()
         .unwrap_or("");
     let words: Vec<&str> = clause.split_whitespace().take(PER_UNIT_WORDS).collect();
