@@ -254,6 +254,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
     ]) {
         return AnswerType::Duration;
     }
+    // "Which bank is the Cap Counterparty on the interest rate cap …?" asks for a party,
+    // whatever figures it names after.
+    let second = q.split_whitespace().nth(1).unwrap_or("");
+    if first == "which" && ORGANISATIONS.contains(&second) {
+        return AnswerType::Party;
+    }
     // "On which day of each month is the Payment Date?" asks for a day, not a payment.
     if has(&["which day", "what day"]) {
         return AnswerType::Date;
@@ -662,6 +668,21 @@ const PERSON_ROLES: [&str; 23] = [
     "chairman",
     "secretary",
     "person",
+];
+
+/// Kinds of organisation a question opening with "which" may ask for ("Which bank …").
+const ORGANISATIONS: &[&str] = &[
+    "bank",
+    "firm",
+    "trustee",
+    "lender",
+    "insurer",
+    "issuer",
+    "subsidiary",
+    "company",
+    "entity",
+    "agency",
+    "counterparty",
 ];
 
 /// People a "which …" question may name by their office ("Which district judge …").
@@ -1146,6 +1167,10 @@ mod tests {
                 AnswerType::Date,
             ),
             ("What drove the increase in inventories?", AnswerType::Text),
+            (
+                "Which bank is the Cap Counterparty on the interest rate cap for the Class A-1b Notes?",
+                AnswerType::Party,
+            ),
             (
                 "Which FAA official issued the proposed directive?",
                 AnswerType::Person,
