@@ -62,12 +62,19 @@ fn value_in_answer(q: &Value, answer: &str) -> Option<bool> {
         }
         let content = fold(answer);
         let numbers = numbers_in(answer);
+        // A figure is also matched by its number ("$115 million" by "115,000,000"); a date or
+        // a name never is ("2023-08-25" is no number that "January 18, 2019" could support).
+        let figure = matches!(
+            q["answer_type"].as_str(),
+            Some("amount" | "money" | "percentage" | "percent" | "count" | "number")
+        );
         return Some(accept.iter().filter_map(Value::as_str).any(|a| {
             content.contains(&fold(a))
-                || gold_figure(a).is_some_and(|g| {
-                    a.chars().filter(char::is_ascii_digit).count() >= 3
-                        && supported_by(&g, &numbers)
-                })
+                || (figure
+                    && gold_figure(a).is_some_and(|g| {
+                        a.chars().filter(char::is_ascii_digit).count() >= 3
+                            && supported_by(&g, &numbers)
+                    }))
         }));
     }
     let gold = q["answer"].as_str().unwrap_or("");

@@ -255,9 +255,19 @@ pub fn classify_wording(question: &str) -> AnswerType {
         return AnswerType::Duration;
     }
     // "Which bank is the Cap Counterparty on the interest rate cap …?" asks for a party,
-    // whatever figures it names after.
-    let second = q.split_whitespace().nth(1).unwrap_or("");
-    if first == "which" && ORGANISATIONS.contains(&second) {
+    // whatever figures it names after (its verb right after the kind: "Which company
+    // segment had the highest margin?" asks for a segment).
+    let mut rest = q.split_whitespace();
+    let (second, third) = (
+        rest.nth(1).unwrap_or(""),
+        rest.next().unwrap_or("").to_lowercase(),
+    );
+    if first == "which"
+        && ORGANISATIONS.contains(&second)
+        && (AUXILIARIES.contains(&third.as_str())
+            || PRESENT_VERBS.contains(&third.as_str())
+            || third.ends_with("ed"))
+    {
         return AnswerType::Party;
     }
     // "On which day of each month is the Payment Date?" asks for a day, not a payment.
@@ -366,8 +376,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if has(&["how many", "number of", "vote", "votes"]) {
         return AnswerType::Count;
     }
-    if first == "when"
-        || asks_year(q)
+    if asks_year(q)
         || has(&[
             "what date",
             "which date",
@@ -410,16 +419,10 @@ pub fn classify_wording(question: &str) -> AnswerType {
         return AnswerType::Party;
     }
     // "Which bank signed … as Indenture Trustee?": an organisation of the kind named.
-    if has(&[
-        "which bank",
-        "what bank",
-        "which firm",
-        "which trustee",
-        "which lender",
-        "which insurer",
-        "which issuer",
-        "which subsidiary",
-    ]) {
+    if ORGANISATIONS
+        .iter()
+        .any(|o| has(&[&format!("which {o}"), &format!("what {o}")]))
+    {
         return AnswerType::Party;
     }
     if has(&[
@@ -670,7 +673,7 @@ const PERSON_ROLES: [&str; 23] = [
     "person",
 ];
 
-/// Kinds of organisation a question opening with "which" may ask for ("Which bank …").
+/// Kinds of organisation a "which" question may ask for ("Which bank …").
 const ORGANISATIONS: &[&str] = &[
     "bank",
     "firm",
@@ -679,9 +682,6 @@ const ORGANISATIONS: &[&str] = &[
     "insurer",
     "issuer",
     "subsidiary",
-    "company",
-    "entity",
-    "agency",
     "counterparty",
 ];
 

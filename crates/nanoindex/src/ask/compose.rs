@@ -115,9 +115,12 @@ impl Session<'_> {
             }
             match part.kind {
                 AnswerType::YesNo => {
-                    // Yes or no from the polarity of a strongly matching sentence against the
-                    // question's: a reading, not a span, so the answer is partial and shows its
-                    // quote; a weaker match is quoted without a yes or no.
+                    // Yes or no from the polarity of a matching sentence against the
+                    // question's, shown with its quote. A verdict from a strongly matching
+                    // sentence (coverage at least YES_NO_COVERAGE) that reverses nothing by
+                    // other words ("excluded", "except") is an answer; one from a weaker
+                    // sentence that says what the question asks "any" of stays partial; a
+                    // weaker match is quoted without a yes or no.
                     let mut terms: BTreeSet<String> =
                         tokenize(&part.question).into_iter().collect();
                     widen_with_synonyms(&mut terms);
@@ -135,14 +138,20 @@ impl Session<'_> {
                         && states(&best.quote)
                         && !offers_alternatives(&part.question)
                         && !requests_terms(&best.quote, &part.question, &terms);
+                    // The clause and negation that decide are read with all the question's
+                    // terms and with its predicate's ("does not maintain an inventory", not
+                    // the subject's "Gift Surplus operates an e-commerce website, …, but
+                    // does not maintain …"): where the two readings disagree, no verdict.
+                    let predicate = predicate_terms(&part.question);
+                    let polarity = |terms: &BTreeSet<String>| {
+                        negates_terms(&best.quote, terms) == negates_terms(&part.question, terms)
+                    };
+                    let yes = polarity(&terms);
+                    let verdict = verdict && (predicate.is_empty() || polarity(&predicate) == yes);
                     let sentence = if verdict {
-                        // The clause and negation that decide are the predicate's ("does
-                        // not maintain an inventory"), not the subject's ("Gift Surplus
-                        // operates an e-commerce website, …, but does not maintain …").
-                        let predicate = predicate_terms(&part.question);
-                        let decide = if predicate.is_empty() { &terms } else { &predicate };
-                        let yes = negates_terms(&best.quote, decide)
-                            == negates_terms(&part.question, decide);
+                        if best.coverage < YES_NO_COVERAGE || reverses(&best.quote) {
+                            quoted += 1;
+                        }
                         format!(
                             "{} — page {} says: \"{}\"",
                             if yes { "Yes" } else { "No" },
@@ -409,17 +418,19 @@ const NAMED_CANDIDATES: usize = 3;
 /// The name a "which NOUN" part asks for ([`named::name`]) and the candidate sentence that
 /// gives it: the first of the part's best [`NAMED_CANDIDATES`] that names it beside the
 /// noun, the best one whatever its coverage, a later one only when it matches strongly
-/// (coverage at least [`YES_NO_COVERAGE`]): "Which systems of medicine are covered under
+/// (coverage at least [`YES_NO_COVERAGE`]) and scores at least [`DRAFT_CHOICE`] of the best: "Which systems of medicine are covered under
 /// the AYUSH Treatment benefit?" from "AYUSH Treatment The Company shall indemnify …
 /// treatment under Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy systems",
 /// where the best sentence names no system. `None` for a part not answered.
 fn named_answer(part: &PartReading) -> Option<(String, reader::Candidate)> {
-    part.answer()?;
+    let best = part.answer()?.score;
     part.candidates
         .iter()
         .take(NAMED_CANDIDATES)
         .enumerate()
-        .filter(|(i, c)| *i == 0 || c.coverage >= YES_NO_COVERAGE)
+        .filter(|(i, c)| {
+            *i == 0 || (c.coverage >= YES_NO_COVERAGE && c.score >= DRAFT_CHOICE * best)
+        })
         .find_map(|(_, c)| named::name(&part.question, &c.quote).map(|n| (n, c.clone())))
 }
 
@@ -604,8 +615,9 @@ pub(super) fn widen_with_synonyms(terms: &mut BTreeSet<String>) {
 
 /// Whether a question opening as a yes/no question asks which of two alternatives holds
 /// ("Did wages as a percent of net sales increase or decrease in FY2023?", "… in cash or in
-/// stock?"): "or" between two words of change, or an "or" among the question's last three
-/// words. Neither yes nor no answers it.
+/// stock?"): "or" between two words of change, or before the question's last word or its
+/// last preposition or article and word. Neither yes nor no answers it ("Does the policy
+/// exclude cosmetic or plastic surgery?" is a yes/no question).
 pub(super) fn offers_alternatives(question: &str) -> bool {
     let words: Vec<String> = question
         .split(|c: char| !c.is_alphanumeric() && c != '-')
@@ -616,12 +628,27 @@ pub(super) fn offers_alternatives(question: &str) -> bool {
         w == "or"
             && i > 0
             && words.get(i + 1).is_some_and(|next| next != "not")
-            && (words.len() - i <= 3
+            && (words.len() - i == 2
+                || (words.len() - i == 3
+                    && ["in", "on", "by", "a", "an", "the", "at"].contains(&words[i + 1].as_str()))
                 || CHANGE_WORDS.contains(&words[i - 1].as_str())
                     && words
                         .get(i + 1)
                         .is_some_and(|n| CHANGE_WORDS.contains(&n.as_str())))
     })
+}
+
+/// Word beginnings that reverse a statement without a negation word ("Cosmetic surgery is
+/// excluded from coverage", "except as", "unless", "failed to", "void").
+const REVERSING: &[&str] = &["exclud", "except", "unless", "prohibit", "fail", "void"];
+
+/// Whether `quote` holds a word that reverses what it says without a negation word
+/// ([`REVERSING`]): a yes or no read from it by its negations alone stays partial.
+pub(super) fn reverses(quote: &str) -> bool {
+    quote
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .any(|w| REVERSING.iter().any(|r| w.starts_with(r)))
 }
 
 /// Words below which a quote without a sentence's end is a heading or a list item.
@@ -762,9 +789,23 @@ mod tests {
             "Does the policy cover hospitalization or day care treatment in India?",
             "Did the court decide whether the game is gambling or not?",
             "Was there any drop in cash and cash equivalents?",
+            "Does the policy exclude cosmetic or plastic surgery?",
         ] {
             assert!(!offers_alternatives(question), "{question}");
         }
+    }
+
+    #[test]
+    fn words_that_reverse_without_a_negation_keep_a_verdict_partial() {
+        assert!(reverses(
+            "Cosmetic surgery is excluded from coverage under this policy."
+        ));
+        assert!(reverses(
+            "No Party may assign this Agreement, except to an Affiliate."
+        ));
+        assert!(!reverses(
+            "There are no financial incentives for participation."
+        ));
     }
 
     #[test]

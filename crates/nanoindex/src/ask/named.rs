@@ -48,7 +48,7 @@ const IRREGULAR_PAST: &[&str] = &[
 ];
 
 /// Words that are never part of a name, even capitalised at a sentence's start.
-const DETERMINERS: &[&str] = &[
+pub(super) const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "our", "its", "their", "his", "her",
     "such", "each", "every", "any", "all", "some", "no", "one", "we", "it", "they", "in", "on",
     "at", "of", "by", "for", "to", "from", "with", "as", "and", "or",
@@ -137,7 +137,9 @@ fn head(question: &str) -> Option<Vec<String>> {
     head_counted(question).map(|(words, _)| words)
 }
 
-/// [`head`], with the number of names a counted head asks for ("which four states": 4).
+/// The head noun phrase of a "which …" or "what is the name of …" question, as written
+/// (its words), with the number of names a counted head asks for ("which four states": 4);
+/// `None` for other questions.
 fn head_counted(question: &str) -> Option<(Vec<String>, Option<usize>)> {
     // ASCII lowercasing keeps byte offsets, so `at` indexes `question` too.
     let lower = question.trim_start().to_ascii_lowercase();
@@ -339,7 +341,10 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
         // 2. Names right after the noun, or after its "of" ("the cities of Fort Worth,
         // Arlington, and Mansfield").
         if joined(sentence, &ws[last], next) {
-            let of = next.text.eq_ignore_ascii_case("of");
+            // (After "of" only for a plural or counted noun: "the agreement of March 3" is
+            // dated, not named.)
+            let plural = count.is_some() || noun.ends_with('s') || ws[last].text.ends_with('s');
+            let of = next.text.eq_ignore_ascii_case("of") && plural;
             if let Some((s, e, _)) = names_from(sentence, &ws, last + 1 + usize::from(of)) {
                 if new_word((s, e)) {
                     return Some(clean((s, e)));
@@ -398,7 +403,9 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
         return None;
     }
     // A list before the noun: "Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy
-    // systems", names joined by commas, "and" or "or".
+    // systems", names joined by "and" or "or", and by commas before them once a joining
+    // word was read, never a bare number ("In 2019, Zantac products" lists nothing).
+    let mut joined_list = false;
     loop {
         let joiner = k >= 2
             && ["and", "or"].contains(&ws[k - 1].text.to_lowercase().as_str())
@@ -408,10 +415,13 @@ pub fn name(question: &str, sentence: &str) -> Option<String> {
                 .trim()
                 .trim_matches(',')
                 .is_empty();
-        let comma = k >= 1
+        let comma = joined_list
+            && k >= 1
             && is_name_word(ws[k - 1].text)
+            && ws[k - 1].text.chars().any(char::is_alphabetic)
             && sentence[ws[k - 1].end..ws[k].start].trim() == ",";
         if joiner {
+            joined_list = true;
             k = run_back(k - 2);
         } else if comma {
             k = run_back(k - 1);
@@ -526,6 +536,17 @@ mod tests {
                 Some("Ayurveda, Yoga and Naturopathy, Unani, Sidha and Homeopathy"),
             ),
             (
+                "Which products were recalled?",
+                "In 2019, Zantac and Prilosec products were recalled.",
+                Some("Zantac and Prilosec"),
+            ),
+            // A comma before names is no list without a joining word.
+            (
+                "Which products were recalled?",
+                "In 2019, Zantac products were recalled.",
+                Some("Zantac"),
+            ),
+            (
                 "Which cities does the water district supply?",
                 "The district supplies water to north Texas (including the cities of Fort Worth, Arlington, and Mansfield).",
                 Some("Fort Worth, Arlington, and Mansfield"),
@@ -578,6 +599,11 @@ mod tests {
             (
                 "In İzmir, which école did she attend?",
                 "The école, in Izmir, is small.",
+            ),
+            // A date after a singular noun's "of" is no name.
+            (
+                "Which agreement did the parties amend?",
+                "The parties amended the agreement of March 3, 2020 to extend the term.",
             ),
             // Lowercase words after the noun are no name.
             (

@@ -14,7 +14,8 @@
 //!   sentence (quoted, never restated).
 //!
 //! A part is answered when its best candidate's sentence covers enough of the question
-//! ([`MIN_COVERAGE`]); else it is not found, and the answer says so.
+//! ([`MIN_COVERAGE`]; an amount read from prose [`MIN_PROSE_AMOUNT_COVERAGE`]); else it is
+//! not found, and the answer says so.
 //!
 //! This module holds the entry point ([`read`]), the reading units and their scoring; the
 //! candidates come from `sentence` (spans, definitions, sentences, causes), `cells` (table
@@ -214,14 +215,15 @@ impl Candidate {
 }
 
 /// Orders `candidates` best first and keeps the best place of each value, at most [`KEPT`].
-/// A candidate that answers ([`Candidate::answers`]) ranks above any that does not,
+/// A candidate that answers a part of `kind` ([`Candidate::answers_as`]) ranks above any
+/// that does not,
 /// whatever their scores: a statement row that shares one word with the question ("Revenue
 /// $ 13,507" for "What was Automotive revenue …?") is not chosen over the sentence that
 /// states the asked figure, only to be found wanting. Then by score, then by page.
-fn rank(candidates: &mut Vec<Candidate>) {
+fn rank(candidates: &mut Vec<Candidate>, kind: AnswerType) {
     candidates.sort_by(|a, b| {
-        b.answers()
-            .cmp(&a.answers())
+        b.answers_as(kind)
+            .cmp(&a.answers_as(kind))
             .then(b.score.total_cmp(&a.score))
             .then(a.page_no.cmp(&b.page_no))
     });
@@ -239,7 +241,7 @@ pub struct PartReading {
     pub kind: AnswerType,
     /// Best candidates, best first (empty when nothing of the type was found).
     pub candidates: Vec<Candidate>,
-    /// Whether the best candidate answers the part (coverage at least [`MIN_COVERAGE`]).
+    /// Whether the best candidate answers the part ([`Candidate::answers_as`]).
     pub answered: bool,
 }
 
@@ -793,7 +795,7 @@ fn read_part(
             }
         }
     }
-    rank(&mut candidates);
+    rank(&mut candidates, kind);
     // An amount read from prose needs more of the question than other spans: contracts and
     // policies state many amounts, so one sentence shares a few of the question's words by
     // chance ("an equity investment of $4,000,000" for a warrant's exercise price).
@@ -1234,7 +1236,7 @@ mod tests {
             candidate("$253 million", 28, 0.57, 0.79),
             candidate("$253 million", 27, 0.50, 0.70),
         ];
-        rank(&mut candidates);
+        rank(&mut candidates, AnswerType::Amount);
         let order: Vec<(&str, u32)> = candidates
             .iter()
             .map(|c| (c.value.as_str(), c.page_no))

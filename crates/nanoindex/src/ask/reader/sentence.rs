@@ -1018,9 +1018,9 @@ pub(super) fn span_candidates(
 }
 
 /// Events a date is the date of, each a group of word stems that name the same event
-/// ("signed", "executed", "entered into", "dated"). A word names a stem's event when it
-/// starts with the stem and has at most [`EVENT_SUFFIX`] letters more ("filed", "filing";
-/// not "entertaining" for "enter").
+/// ("signed", "executed", "entered into", "dated"). A word names a stem's event when it is
+/// the stem and one of [`EVENT_SUFFIXES`] ("filed", "filing"; not "entertaining" for
+/// "enter", "signaled" for "sign" or "hearsay" for "hear").
 const EVENTS: &[&[&str]] = &[
     &["sign", "execut", "enter", "dated"],
     &["publish", "issu", "releas"],
@@ -1049,8 +1049,11 @@ const EVENTS: &[&[&str]] = &[
     &["effect"],
 ];
 
-/// Letters a word may have beyond an [`EVENTS`] stem and still name its event.
-const EVENT_SUFFIX: usize = 4;
+/// Endings a word may add to an [`EVENTS`] stem and still name its event.
+const EVENT_SUFFIXES: &[&str] = &[
+    "", "e", "s", "es", "d", "ed", "led", "ted", "ied", "y", "ing", "ion", "ions", "tion", "ation",
+    "ication", "al", "ment", "ments", "ement", "ance", "ive", "ure",
+];
 
 /// Words either side of a date within which the nearest event verb is its event.
 const EVENT_REACH: usize = 10;
@@ -1061,23 +1064,24 @@ const EVENT_FIT: f32 = 0.1;
 /// The [`EVENTS`] group a lowercase `word` names, if any.
 fn event_of(word: &str) -> Option<usize> {
     EVENTS.iter().position(|group| {
-        group
-            .iter()
-            .any(|stem| word.starts_with(stem) && word.len() <= stem.len() + EVENT_SUFFIX)
+        group.iter().any(|stem| {
+            word.strip_prefix(stem)
+                .is_some_and(|rest| EVENT_SUFFIXES.contains(&rest))
+        })
     })
 }
 
-/// Words before a noun, never before a verb.
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "its", "their", "his", "her", "this", "that", "s", "any", "each",
-];
+/// Words before "to" that make the word after it the asked event ("due to conclude",
+/// "scheduled to close"); "the motion to dismiss" names a motion.
+const BEFORE_ASKED_TO: &[&str] = &["due", "scheduled", "expected", "set", "required", "going"];
 
 /// The event a date question asks the date of: the group of its event word used as a verb,
-/// first one after "to" ("… due to conclude?"), else a past participle ("was … signed",
-/// "held"), else one no determiner stands before, else the first event word. "On what date
-/// did the Court of Justice hold its hearing on the Commission's appeal?" asks when it held
-/// the hearing, not when the appeal was filed; "When is briefing in the appeal due to
-/// conclude?" asks when briefing ends.
+/// first one after "due to", "scheduled to" … ("… due to conclude?"), else the last past
+/// participle ("When was the amended complaint filed?"), else the first one no determiner or
+/// possessive stands before ([`crate::ask::named::DETERMINERS`]), else the first event word.
+/// "On what date did the Court of Justice hold its hearing on the Commission's appeal?" asks
+/// when it held the hearing, not when the appeal was filed; "When did the court grant the
+/// motion to dismiss?" asks when it granted it.
 pub(super) fn asked_event(question: &str) -> Option<usize> {
     let words: Vec<String> = question
         .split(|c: char| !c.is_alphanumeric())
@@ -1097,14 +1101,16 @@ pub(super) fn asked_event(question: &str) -> Option<usize> {
             .iter()
             .any(|s| w.ends_with(s))
     };
+    let before_to = |i: usize| i.checked_sub(2).map_or("", |p| words[p].as_str());
+    let determiner = |w: &str| w == "s" || crate::ask::named::DETERMINERS.contains(&w);
     events
         .iter()
-        .find(|(i, _)| previous(*i) == "to")
-        .or_else(|| events.iter().find(|(i, _)| participle(&words[*i])))
+        .find(|(i, _)| previous(*i) == "to" && BEFORE_ASKED_TO.contains(&before_to(*i)))
+        .or_else(|| events.iter().rev().find(|(i, _)| participle(&words[*i])))
         .or_else(|| {
             events
                 .iter()
-                .find(|(i, _)| !DETERMINERS.contains(&previous(*i)) && !noun(&words[*i]))
+                .find(|(i, _)| !determiner(previous(*i)) && !noun(&words[*i]))
         })
         .or_else(|| events.first())
         .map(|(_, e)| *e)
@@ -1156,7 +1162,10 @@ fn date_events(text: &str, span: &std::ops::Range<usize>) -> Vec<usize> {
     let mut i = at + 1;
     while i < all.len() && i <= at + EVENT_REACH {
         if ["and", "or"].contains(&all[i].as_str()) {
+            // A verb of the same subject: no determiner between ("and the court dismissed"
+            // starts another clause).
             if let Some((j, e)) = (i + 1..all.len().min(i + 1 + COORDINATED_REACH))
+                .take_while(|&j| !crate::ask::named::DETERMINERS.contains(&all[j].as_str()))
                 .find_map(|j| verb_event(j).map(|e| (j, e)))
             {
                 events.push(e);
@@ -1186,22 +1195,36 @@ pub(super) fn event_fit(text: &str, span: &std::ops::Range<usize>, event: usize)
 /// Whether the text after an amount states it per some unit ("per half day", "/hour"): a
 /// rate.
 fn per_unit_after(after: &str) -> bool {
-    let after = after.trim_start();
+    let after = after.trim_start().to_lowercase();
     after.starts_with("per ") || after.starts_with('/')
 }
+
+/// Words that end a rate's unit ("$0.25 per share and the loan …" is per share).
+const UNIT_ENDS: &[&str] = &[
+    "and", "or", "the", "of", "for", "to", "in", "on", "with", "plus", "which", "that",
+];
 
 /// Words of a rate's unit after "per" at most.
 const PER_UNIT_WORDS: usize = 3;
 
-/// The unit phrase after an amount stated per unit ("per half day" of "£75 per half day
-/// activity."): "per" and up to [`PER_UNIT_WORDS`] words, to the first punctuation.
+/// The unit phrase after an amount stated per unit ("per half day activity" of "£75 per
+/// half day activity."): "per" and up to [`PER_UNIT_WORDS`] words, to the first punctuation
+/// or [`UNIT_ENDS`] word.
 fn per_phrase(after: &str) -> Option<String> {
-    let rest = after.trim_start().strip_prefix("per ")?;
+    let after = after.trim_start();
+    let rest = after
+        .get(..4)
+        .filter(|p| p.eq_ignore_ascii_case("per "))
+        .map(|_| &after[4..])?;
     let clause = rest
         .split([',', '.', ';', ':', '(', ')'])
         .next()
         .unwrap_or("");
-    let words: Vec<&str> = clause.split_whitespace().take(PER_UNIT_WORDS).collect();
+    let words: Vec<&str> = clause
+        .split_whitespace()
+        .take_while(|w| !UNIT_ENDS.contains(&w.to_lowercase().as_str()))
+        .take(PER_UNIT_WORDS)
+        .collect();
     (!words.is_empty()).then(|| format!("per {}", words.join(" ")))
 }
 
@@ -2113,6 +2136,11 @@ mod tests {
         );
         assert_eq!(per_phrase(" per hour, plus"), Some("per hour".to_string()));
         assert_eq!(per_phrase(" in total"), None);
+        assert_eq!(
+            per_phrase(" per share and the loan"),
+            Some("per share".to_string())
+        );
+        assert!(per_unit_after(" Per day"));
     }
 
     #[test]
@@ -2137,6 +2165,15 @@ mod tests {
             Some("publish")
         );
         assert_eq!(event("What is the company's fiscal year end?"), None);
+        assert_eq!(
+            event("When did the court grant the motion to dismiss?"),
+            Some("grant")
+        );
+        assert_eq!(event("When was the amended complaint filed?"), Some("file"));
+        // Words that only begin like an event name none.
+        assert_eq!(event_of("signaled"), None);
+        assert_eq!(event_of("hearsay"), None);
+        assert_eq!(event_of("entertaining"), None);
         let fit = |text: &str, date: &str, q: &str| {
             let start = text.find(date).unwrap();
             event_fit(text, &(start..start + date.len()), asked_event(q).unwrap())
@@ -2167,6 +2204,11 @@ mod tests {
             ),
             0.0
         );
+        // A verb after "and the …" belongs to another clause.
+        let q = "When did the court dismiss the appeal?";
+        let text = "A hearing was held on May 23, 2023 and the court dismissed the appeal on July 1, 2023.";
+        assert_eq!(fit(text, "May 23, 2023", q), -EVENT_FIT);
+        assert_eq!(fit(text, "July 1, 2023", q), EVENT_FIT);
     }
 
     #[test]
