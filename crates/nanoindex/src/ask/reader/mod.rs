@@ -241,7 +241,8 @@ pub struct PartReading {
     pub kind: AnswerType,
     /// Best candidates, best first (empty when nothing of the type was found).
     pub candidates: Vec<Candidate>,
-    /// Whether the best candidate answers the part ([`Candidate::answers_as`]).
+    /// Whether the best candidate answers the part: its coverage reaches `MIN_COVERAGE` (an
+    /// amount read from prose, `MIN_PROSE_AMOUNT_COVERAGE`), or it is computed.
     pub answered: bool,
 }
 
