@@ -203,15 +203,22 @@ impl Candidate {
     }
 
     /// Whether the candidate, the best of a part asking for `kind`, answers it: it
-    /// [`answers`](Self::answers), and an amount read from prose (not a table cell, not
-    /// computed) covers at least [`MIN_PROSE_AMOUNT_COVERAGE`] of the question.
+    /// [`answers`](Self::answers), and an amount of money read from prose (not a table
+    /// cell, not computed, not a share such as "a jump of over 23 percent") covers at least
+    /// [`MIN_PROSE_AMOUNT_COVERAGE`] of the question.
     fn answers_as(&self, kind: AnswerType) -> bool {
         self.answers()
             && !(kind == AnswerType::Amount
                 && self.cell.is_none()
                 && self.computation.is_none()
+                && !is_share(&self.value)
                 && self.coverage < MIN_PROSE_AMOUNT_COVERAGE)
     }
+}
+
+/// Whether a value is a share ("23 percent", "2.5%"), not an amount of money.
+fn is_share(value: &str) -> bool {
+    value.contains('%') || value.to_lowercase().contains("percent")
 }
 
 /// Orders `candidates` best first and keeps the best place of each value, at most [`KEPT`].
@@ -1209,6 +1216,13 @@ mod tests {
         };
         // A warrant's exercise price, from a sentence about an equity investment.
         assert!(!candidate(0.36, false).answers_as(AnswerType::Amount));
+        // A share an amount question is answered with ("grew … over 23 percent") is no
+        // amount of money.
+        let share = Candidate {
+            value: "23 percent".to_string(),
+            ..candidate(0.37, false)
+        };
+        assert!(share.answers_as(AnswerType::Amount));
         assert!(candidate(0.43, false).answers_as(AnswerType::Amount));
         // A statement cell is read by its row label; other spans keep the reader's threshold.
         assert!(candidate(0.36, true).answers_as(AnswerType::Amount));
