@@ -1195,8 +1195,7 @@ pub(super) fn event_fit(text: &str, span: &std::ops::Range<usize>, event: usize)
 /// Whether the text after an amount states it per some unit ("per half day", "/hour"): a
 /// rate.
 fn per_unit_after(after: &str) -> bool {
-    let after = after.trim_start().to_lowercase();
-    after.starts_with("per ") || after.starts_with('/')
+    after.trim_start().starts_with('/') || per_phrase(after).is_some()
 }
 
 /// Words that end a rate's unit ("$0.25 per share and the loan …" is per share).
