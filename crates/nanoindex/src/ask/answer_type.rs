@@ -20,6 +20,9 @@ pub enum AnswerType {
     Ratio,
     /// A count of things (`982 stores`, `seven justices`) or a vote (`7-2`).
     Count,
+    /// A measured quantity with its unit and the bound it is stated with (`more than 200
+    /// feet for more than 5 seconds`, `less than 7.5 dioptres`, `up to twenty (20) pages`).
+    Measure,
     /// An organisation or party (`Reynolds Group Holdings Limited`).
     Party,
     /// A person (`Justice Sotomayor`, `Dr. Jane Roe`).
@@ -51,6 +54,7 @@ impl AnswerType {
             AnswerType::Percentage => "percentage",
             AnswerType::Ratio => "ratio",
             AnswerType::Count => "count",
+            AnswerType::Measure => "measure",
             AnswerType::Party => "party",
             AnswerType::Person => "person",
             AnswerType::Place => "place",
@@ -130,6 +134,88 @@ const AUXILIARIES: &[&str] = &[
     "is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "can", "could", "will",
     "would", "shall", "should", "may", "must",
 ];
+
+/// Nouns of a measured quantity a "what NOUN" question asks for ("What altitude disagreement
+/// …", "below what degree of refractive error …").
+const MEASURES: &[&str] = &[
+    "altitude",
+    "height",
+    "depth",
+    "distance",
+    "length",
+    "width",
+    "thickness",
+    "diameter",
+    "weight",
+    "dose",
+    "dosage",
+    "speed",
+    "velocity",
+    "temperature",
+    "pressure",
+    "voltage",
+    "degree",
+    "threshold",
+    "tolerance",
+    "difference",
+    "disagreement",
+    "deviation",
+];
+
+/// Nouns of texts whose length is measured in pages or words ("How long may each side's
+/// pre-hearing brief be?").
+const LENGTHY: &[&str] = &[
+    "brief",
+    "briefs",
+    "memorandum",
+    "memoranda",
+    "submission",
+    "submissions",
+    "statement",
+    "abstract",
+    "summary",
+    "letter",
+    "essay",
+    "petition",
+    "motion",
+    "report",
+];
+
+/// Whether the lowercase question `q` asks for a measured quantity
+/// ([`AnswerType::Measure`]): "what"/"which" with a measure noun within the next three words
+/// (not beside words of money, which ask an amount: "what difference in revenue"), "how
+/// far/high/fast/deep/wide/tall/heavy/thick", or how long a text may be ("How long may each
+/// side's pre-hearing brief be?").
+fn asks_measure(q: &str) -> bool {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let money = [
+        "revenue", "revenues", "income", "price", "cost", "costs", "sales", "fee",
+    ]
+    .iter()
+    .any(|w| words.contains(w));
+    let measure_noun = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "what" | "which")
+            && words[i + 1..].iter().take(3).any(|n| {
+                MEASURES.contains(n) || n.strip_suffix('s').is_some_and(|n| MEASURES.contains(&n))
+            })
+    });
+    // "How far in advance", "how far back" ask for a length of time.
+    let how = words.windows(3).any(|p| {
+        p[0] == "how"
+            && [
+                "far", "high", "fast", "deep", "wide", "tall", "heavy", "thick",
+            ]
+            .contains(&p[1])
+            && !["in", "back", "ahead", "before"].contains(&p[2])
+    });
+    let text_length = q.starts_with("how long")
+        && q.trim_end().ends_with(" be")
+        && words.iter().any(|w| LENGTHY.contains(w));
+    (measure_noun && !money) || how || text_length
+}
 
 /// Whether `question` asks for the cause of something ("What drove …", "Why did …", "What
 /// caused …"): its answer is the sentence that gives the cause.
@@ -273,6 +359,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
     // "On which day of each month is the Payment Date?" asks for a day, not a payment.
     if has(&["which day", "what day"]) {
         return AnswerType::Date;
+    }
+    // "How long may each side's pre-hearing brief be?" asks for a length in pages, not in
+    // time; "What altitude disagreement triggers the alert?", "below what degree of
+    // refractive error …" ask for a measured quantity.
+    if asks_measure(q) {
+        return AnswerType::Measure;
     }
     // "How much (prior written) notice …" asks for a length of time.
     if (q.starts_with("how much") || q.starts_with("within")) && has(&["notice", "time", "advance"])
@@ -994,6 +1086,27 @@ mod tests {
                 AnswerType::Count,
             ),
             ("How long is the initial term?", AnswerType::Duration),
+            (
+                "What altitude disagreement between the two sides triggers the ALT DISAGREE alert?",
+                AnswerType::Measure,
+            ),
+            (
+                "Below what degree of refractive error is treatment to correct eyesight excluded?",
+                AnswerType::Measure,
+            ),
+            (
+                "How long may each side's pre-hearing brief be?",
+                AnswerType::Measure,
+            ),
+            ("How high may the drone fly?", AnswerType::Measure),
+            (
+                "How far in advance must the insurer be notified?",
+                AnswerType::Duration,
+            ),
+            (
+                "What difference in revenue did the segment report?",
+                AnswerType::Amount,
+            ),
             (
                 "Within how many days must notice be given?",
                 AnswerType::Duration,

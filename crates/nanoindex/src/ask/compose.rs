@@ -517,7 +517,10 @@ pub(super) fn negates_terms(text: &str, terms: &BTreeSet<String>) -> bool {
 
 /// The clause of `text` that holds most of `terms` (clauses end at `;`, `.`, ", and",
 /// ", but"): it speaks for the sentence — "does not pre-empt the statutes, and no statutes
-/// were invalidated" negates pre-empting once.
+/// were invalidated" negates pre-empting once. A proviso ("provided …", "except …",
+/// "notwithstanding …") speaks only when no other clause holds a term: "No Party may assign
+/// … without the prior written consent of the other Party; provided, that … any Party may
+/// assign … to its Affiliates" says no.
 fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
     let term_count = |clause: &str| {
         tokenize(clause)
@@ -525,9 +528,27 @@ fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
             .filter(|t| terms.contains(*t))
             .count()
     };
-    text.split([';', '.'])
+    // A proviso ("; provided, that notwithstanding the foregoing, any Party may assign …")
+    // states the exception, not the rule: it decides only when no other clause holds a term.
+    let proviso = |c: &str| {
+        let lower = c.trim_start().to_lowercase();
+        ["provided", "except", "notwithstanding"]
+            .iter()
+            .any(|w| lower.starts_with(w))
+    };
+    // U+037E, the Greek question mark, is how some PDFs' fonts set a semicolon.
+    let clauses: Vec<&str> = text
+        .split([';', '.', '\u{37e}'])
         .flat_map(|c| c.split(", and ").flat_map(|c| c.split(", but ")))
+        .collect();
+    let ruling = clauses
+        .iter()
+        .filter(|c| !proviso(c))
         .max_by_key(|c| term_count(c))
+        .filter(|c| term_count(c) > 0);
+    ruling
+        .or_else(|| clauses.iter().max_by_key(|c| term_count(c)))
+        .copied()
         .unwrap_or(text)
 }
 
@@ -872,6 +893,25 @@ mod tests {
             "The Compact does not pre-empt the statutes, and no statutes were invalidated.",
             &terms
         ));
+    }
+
+    #[test]
+    fn a_proviso_states_the_exception_and_the_clause_before_it_the_rule() {
+        let question = "Can a party assign the agreement without the other party's consent?";
+        let terms: BTreeSet<String> = tokenize(question).into_iter().collect();
+        // The semicolon as some fonts set it (U+037E), and a proviso with more of the terms.
+        let quote = "No Party may assign this Agreement without the prior written consent of \
+                     the other Party\u{37e} provided, that notwithstanding the foregoing, any \
+                     Party may assign this Agreement without the consent of the other Party \
+                     to its Affiliates or a purchaser of the other party's business.";
+        assert!(!negates_terms(quote, &terms));
+        assert_ne!(
+            negates_terms(quote, &terms),
+            negates_terms(question, &terms)
+        );
+        // A proviso alone still speaks.
+        let proviso = "Provided that any Party may assign this Agreement without consent.";
+        assert!(negates_terms(proviso, &terms));
     }
 
     #[test]

@@ -123,6 +123,16 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A measured quantity with its unit and the bound it is stated with ("more than 200 feet
+/// for more than 5 seconds", "less than 7.5 dioptres", "up to twenty (20) pages", "More
+/// than 10 degrees difference for more than 10 seconds"); a letter right after the unit is
+/// checked where it is used ("5 min" is no "5 m").
+static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(&format!(
+        r"(?i)(?:\b(?:(?:more|less|greater|fewer|higher|lower)\s+than|at\s+(?:least|most)|up\s+to|in\s+excess\s+of|exceeding|over|under|below|above)\s+)?\b(?:\d[\d,]*(?:\.\d+)?|{NUMBER_WORD}(?:\s*\(\d[\d,]*\))?)\s*-?\s*(?:feet|foot|ft|inch(?:es)?|nautical\s+miles?|miles?|kilomet(?:er|re)s?|km|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|mm|met(?:er|re)s?|knots?|kts|degrees?|°[CF]?|dioptres?|diopters?|pages?|words?|characters?|kilograms?|kg|milligrams?|mg|micrograms?|mcg|µg|grams?|millilit(?:er|re)s?|ml|lit(?:er|re)s?|lbs?|psi|mmHg|volts?|watts?|kW|MW|GHz|MHz|kHz|Hz|kilobytes?|megabytes?|gigabytes?|terabytes?|bytes?|[KMGT]B|cycles?|instructions?)(?:\s+(?:difference\s+)?for\s+(?:(?:more|less)\s+than\s+)?\d+\s+(?:seconds?|minutes?))?"
+    ))
+});
+
 /// A multiple ("25x", "3.0x", "2x-20x", "2x to 20x", "10-fold"): a relative speed or size.
 static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
@@ -495,6 +505,21 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 }
             }
         }
+        AnswerType::Measure => {
+            for m in MEASURE
+                .find_iter(sentence)
+                .chain(QUANTITY.find_iter(sentence))
+            {
+                // "5 min" is no "5 m"; a footnote mark glued to the unit is not part of it.
+                let glued = sentence[m.end()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphabetic);
+                if !glued {
+                    found.push(m.start()..without_footnote_mark(sentence, m.range()));
+                }
+            }
+        }
         AnswerType::Count if count_noun == Some("vote") => add(&VOTE),
         AnswerType::Count => {
             for m in COUNT.find_iter(sentence) {
@@ -794,6 +819,44 @@ mod tests {
             assert!(employs_people(text), "{text}");
         }
         assert!(!employs_people("The Company's employment costs rose 4%."));
+    }
+
+    #[test]
+    fn measures_keep_their_unit_bound_and_duration() {
+        let cases = [
+            (
+                "the static ports disagree by more than 200 feet for more than 5 seconds.",
+                "more than 200 feet for more than 5 seconds",
+            ),
+            (
+                "13 More than 10 degrees difference for more than 10 seconds.",
+                "More than 10 degrees difference for more than 10 seconds",
+            ),
+            (
+                "correction of eye sight due to refractive error less than 7.5 dioptres.",
+                "less than 7.5 dioptres",
+            ),
+            (
+                "a pre-hearing brief (up to twenty (20) pages), and a proposed ruling",
+                "up to twenty (20) pages",
+            ),
+            ("a dose of 5 mg twice daily", "5 mg"),
+        ];
+        for (text, expected) in cases {
+            let found: Vec<&str> = find(AnswerType::Measure, text, None)
+                .into_iter()
+                .map(|r| &text[r])
+                .collect();
+            assert_eq!(found, [expected], "{text}");
+        }
+        // A unit glued to more letters is another word: "5 min" is no "5 m…", "3 mgmt" no mg.
+        assert!(find(
+            AnswerType::Measure,
+            "within 5 minutes and 3 mgmt staff",
+            None
+        )
+        .is_empty());
+        assert!(find(AnswerType::Measure, "the 737 MAX and $200 million", None).is_empty());
     }
 
     #[test]

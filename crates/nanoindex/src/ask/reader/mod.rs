@@ -1173,6 +1173,74 @@ fn quote(text: &str, span: Option<&std::ops::Range<usize>>) -> String {
     text.get(start..end).unwrap_or(text).trim().to_string()
 }
 
+/// A quote of a sentence read as a whole (a yes/no or free-text answer, with no span to
+/// center on): the sentence when it has at most `2 * MAX_QUOTE` bytes, else the window of
+/// that length, cut at word boundaries, that holds the most of the question's weight
+/// (`weights`: stems and their IDF weights), starting a few words before its first
+/// question term so that the words after the terms, where such a sentence says its answer
+/// ("… disagree by more than 5 knots for more than 5 seconds"), are kept.
+fn passage_quote(text: &str, weights: &[(String, f32)]) -> String {
+    let limit = 2 * MAX_QUOTE;
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    // Each word's byte offset and, when the question asks it, its stem.
+    let mut words: Vec<(usize, Option<&str>)> = Vec::new();
+    let mut at = 0;
+    for word in text.split_whitespace() {
+        let start = at + text[at..].find(word).unwrap_or(0);
+        at = start + word.len();
+        let bare: String = word
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        let asked = (!bare.is_empty())
+            .then(|| stem(&bare))
+            .and_then(|s| weights.iter().find(|(t, _)| *t == s))
+            .map(|(t, _)| t.as_str());
+        words.push((start, asked));
+    }
+    let weight_of = |t: &str| {
+        weights
+            .iter()
+            .find(|(w, _)| w == t)
+            .map_or(0.0, |(_, w)| *w)
+    };
+    // The window starting at each word: the weight of the distinct terms it holds.
+    let mut best: Option<(f32, usize)> = None;
+    for (i, &(start, _)) in words.iter().enumerate() {
+        let mut seen: Vec<&str> = Vec::new();
+        for &(offset, asked) in &words[i..] {
+            if offset >= start + limit {
+                break;
+            }
+            if let Some(t) = asked.filter(|t| !seen.contains(t)) {
+                seen.push(t);
+            }
+        }
+        let weight: f32 = seen.iter().map(|t| weight_of(t)).sum();
+        if best.is_none_or(|(w, _)| weight > w + 1e-6) {
+            best = Some((weight, i));
+        }
+    }
+    let Some((_, first)) = best else {
+        return quote(text, None);
+    };
+    // Three words of lead before the window's first question term.
+    let lead = words[first..]
+        .iter()
+        .position(|(_, asked)| asked.is_some())
+        .map_or(first, |p| (first + p).saturating_sub(3));
+    let start = words[lead.max(first)].0;
+    let mut end = (start + limit).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < text.len() {
+        end = text[..end].rfind(' ').filter(|&e| e > start).unwrap_or(end);
+    }
+    text[start..end].trim().to_string()
+}
+
 fn snippet_of(unit: &Unit, score: f32, header: Option<String>) -> Snippet {
     Snippet {
         line: unit.first,
@@ -1193,6 +1261,23 @@ mod tests {
     /// Question terms of weight 1, as the reader stems them.
     fn weights_of(words: &[&str]) -> Vec<(String, f32)> {
         words.iter().map(|w| (stem(w), 1.0)).collect()
+    }
+
+    #[test]
+    fn a_long_sentence_is_quoted_from_the_question_terms_with_what_follows_them() {
+        let short = "The garbage collector is an exact, non-generational mark-and-sweep collector.";
+        assert_eq!(passage_quote(short, &weights_of(&["garbage"])), short);
+        let long = format!(
+            "{} An airspeed disagree alert is a visual alert that the airspeed displayed on \
+             the captain's and first officer's displays, as sensed by the pitot tubes on either \
+             side of the airplane, disagree by more than 5 knots for more than 5 seconds.",
+            "Background words that the question does not ask about at all. ".repeat(6)
+        );
+        let quoted = passage_quote(&long, &weights_of(&["airspeed", "disagree", "alert"]));
+        assert!(quoted.len() <= 2 * MAX_QUOTE, "{quoted}");
+        assert!(quoted.ends_with("for more than 5 seconds."), "{quoted}");
+        assert!(quoted.contains("An airspeed disagree alert"), "{quoted}");
+        assert!(long.contains(&quoted));
     }
 
     /// The byte range of `part` in `sentence`.

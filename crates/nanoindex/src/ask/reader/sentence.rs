@@ -1861,7 +1861,7 @@ pub(super) fn sentence_candidates(
         .map(|u| {
             let cov = coverage(weights, &u.terms);
             let score = 0.75 * cov + 0.25 * page_rank(input, u.page_no);
-            let q = quote(&u.text, None);
+            let q = passage_quote(&u.text, weights);
             Candidate::quoted(u, q, score, cov)
         })
         .filter(|c| c.coverage > 0.0)
