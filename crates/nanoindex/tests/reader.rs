@@ -1168,6 +1168,66 @@ fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
     assert_eq!(answer.status, Some(AnswerStatus::Partial), "{question}");
 }
 
+/// A health policy: what it covers on page 1, its exclusions (one lifted for a case) on
+/// page 2.
+fn health_policy() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "HARBOR HEALTH POLICY WORDING");
+    f.heading(12.0, "Coverage");
+    f.para(&[
+        "The Company will pay the hospitalisation expenses of in-patient care for the insured.",
+    ]);
+    f.new_page();
+    f.heading(12.0, "Exclusions");
+    f.para(&[
+        "Maternity Expenses: medical treatment expenses traceable to childbirth, including",
+        "caesarean sections incurred during hospitalisation, and lawful termination of pregnancy.",
+    ]);
+    f.para(&[
+        "Dental treatment expenses, unless they arise from an accident; this exclusion does not",
+        "apply to dental surgery required after an accident during the policy period.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_policys_exclusion_answers_whether_it_covers_what_it_names() {
+    let (_dir, doc) = prepare(&health_policy(), "policy.pdf");
+    for (question, verdict, page) in [
+        (
+            "Does the policy pay for childbirth and caesarean section expenses?",
+            "No",
+            2,
+        ),
+        (
+            "Are medical treatment expenses for childbirth excluded under the policy?",
+            "Yes",
+            2,
+        ),
+        (
+            "Does the policy pay the hospitalisation expenses of in-patient care?",
+            "Yes",
+            1,
+        ),
+    ] {
+        let answer = ask_reader(&doc, question);
+        assert!(
+            answer.content.starts_with(verdict),
+            "{question}: {answer:#?}"
+        );
+        assert_eq!(answer.status, Some(AnswerStatus::Answered), "{question}");
+        assert_eq!(answer.citations[0].pages, [page], "{question}");
+    }
+    // An exclusion lifted for the case asked about is not read as an exclusion.
+    let question = "Does the policy cover dental surgery required after an accident?";
+    let answer = ask_reader(&doc, question);
+    assert!(
+        !answer.content.contains("among the exclusions"),
+        "{answer:#?}"
+    );
+    assert_ne!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
+}
+
 /// An earnings release: the fourth quarter's reconciliation on page 1, the fiscal year's on
 /// page 2, each with depreciation above the adjusted EBITDA it adds into.
 fn earnings_release() -> Vec<u8> {

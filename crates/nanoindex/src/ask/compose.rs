@@ -3,6 +3,7 @@
 //! a computation the draft made only when its inputs are in the evidence, and "not found".
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::LazyLock;
 
 use nanoindex_core::{Answer, AnswerStatus};
 use nanoindex_retrieve::analysis::{numbers_in, tokenize, NumberMention};
@@ -111,6 +112,22 @@ impl Session<'_> {
                     said.page_no, said.quote
                 ));
                 cited.extend(said.cite.iter().cloned());
+                continue;
+            }
+            // Whether a policy covers what one of its exclusions names: no (yes, asked
+            // whether it is excluded), whatever the exclusion's own wording negates.
+            let excluded = (part.kind == AnswerType::YesNo && best.coverage >= YES_NO_COVERAGE)
+                .then(|| coverage_asked(&part.question))
+                .flatten()
+                .filter(|_| self.among_exclusions(best));
+            if let Some(asks_excluded) = excluded {
+                sentences.push(format!(
+                    "{} — page {}, among the exclusions, says: \"{}\"",
+                    if asks_excluded { "Yes" } else { "No" },
+                    best.page_no,
+                    best.quote
+                ));
+                cited.extend(best.cite.iter().cloned());
                 continue;
             }
             match part.kind {
@@ -267,6 +284,20 @@ impl Session<'_> {
 
     /// The reader's parts for the question over the pages read so far (the pages and the
     /// ranking decide them; the model's draft does not).
+    /// Whether `candidate`'s sentence is one of the policy's exclusions ([`is_exclusion`]),
+    /// read with the titles of the sections that hold it.
+    fn among_exclusions(&self, candidate: &reader::Candidate) -> bool {
+        let titles: Vec<&str> = candidate
+            .cite
+            .first()
+            .map(|s| self.doc.tree.path_to(s.node_id.as_str()))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|n| n.title.as_str())
+            .collect();
+        is_exclusion(&candidate.quote, &titles)
+    }
+
     pub(super) fn read_parts(&self) -> Vec<PartReading> {
         let addressed_to_model = |text: &str| looks_like_instruction(text);
         let input = ReaderInput {
@@ -432,6 +463,69 @@ fn named_answer(part: &PartReading) -> Option<(String, reader::Candidate)> {
             *i == 0 || (c.coverage >= YES_NO_COVERAGE && c.score >= DRAFT_CHOICE * best)
         })
         .find_map(|(_, c)| named::name(&part.question, &c.quote).map(|n| (n, c.clone())))
+}
+
+/// What a yes/no question asks of a policy's cover: `Some(false)` when it asks whether
+/// something is covered or paid for ("Does the policy pay for childbirth expenses?"),
+/// `Some(true)` when it asks whether it is excluded, `None` for anything else or a negated
+/// question ("Is dental treatment not covered?").
+pub(super) fn coverage_asked(question: &str) -> Option<bool> {
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.iter().any(|w| NEGATIONS.contains(&w.as_str())) {
+        return None;
+    }
+    if words.iter().any(|w| w.starts_with("exclud")) {
+        return Some(true);
+    }
+    const COVER: &[&str] = &[
+        "cover",
+        "covers",
+        "covered",
+        "pay",
+        "pays",
+        "paid",
+        "payable",
+        "reimburse",
+        "reimburses",
+        "reimbursed",
+        "indemnify",
+        "indemnifies",
+        "admissible",
+    ];
+    words
+        .iter()
+        .any(|w| COVER.contains(&w.as_str()))
+        .then_some(false)
+}
+
+/// An exclusion's code as insurance policies number them ("Maternity Expenses (Code – Excl
+/// 18)", "Code- Excl11: Excluded Providers").
+static EXCLUSION_CODE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?i)\bcode\s*[-–—:]?\s*excl\s*\d").expect("valid regex"));
+
+/// Words by which a passage under exclusions lifts one ("This exclusion shall not, however,
+/// apply if …"): it does not say that what it names is excluded.
+const EXCLUSION_LIFTED: &[&str] = &[
+    "not apply",
+    "not, however, apply",
+    "not be applicable",
+    "not applicable",
+];
+
+/// Whether `quote`, read in the section titled `titles` (from the top-level section down),
+/// is one of a policy's exclusions: it carries an exclusion's code, or a section above it
+/// is titled as exclusions, and it does not lift the exclusion.
+pub(super) fn is_exclusion(quote: &str, titles: &[&str]) -> bool {
+    let lower = quote.to_lowercase();
+    let listed = EXCLUSION_CODE.is_match(quote)
+        || titles
+            .iter()
+            .any(|t| t.to_lowercase().contains("exclusion"));
+    listed && !EXCLUSION_LIFTED.iter().any(|w| lower.contains(w))
 }
 
 /// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.
@@ -892,6 +986,34 @@ mod tests {
         assert!(negates_terms(
             "The Compact does not pre-empt the statutes, and no statutes were invalidated.",
             &terms
+        ));
+    }
+
+    #[test]
+    fn exclusions_are_read_by_their_code_or_their_section_unless_lifted() {
+        assert_eq!(
+            coverage_asked("Does the policy pay for childbirth expenses?"),
+            Some(false)
+        );
+        assert_eq!(
+            coverage_asked("Are maternity expenses excluded?"),
+            Some(true)
+        );
+        assert_eq!(coverage_asked("Is dental treatment not covered?"), None);
+        assert_eq!(coverage_asked("Did the court grant the motion?"), None);
+        let item = "Maternity Expenses (Code – Excl 18) i. Medical treatment expenses traceable to childbirth";
+        assert!(is_exclusion(item, &[]));
+        assert!(is_exclusion(
+            "Rest Cure, rehabilitation and respite care",
+            &["Permanent Exclusions"]
+        ));
+        assert!(!is_exclusion(
+            "Rest Cure, rehabilitation and respite care",
+            &["Benefits"]
+        ));
+        assert!(!is_exclusion(
+            "This exclusion shall not, however, apply if the Insured Person has Continuous Coverage.",
+            &["7. EXCLUSIONS"]
         ));
     }
 
