@@ -441,9 +441,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "percent",
         "co-payment",
         "copayment",
+        "coupon",
         // "What Delinquency Trigger Percentage applies?": a percentage by its name.
         "percentage",
     ]) || asks_multiple(q)
+        || asks_rate(q)
     {
         return AnswerType::Percentage;
     }
@@ -504,7 +506,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
     }
     // "Which Boeing service bulletin …", "Which airworthiness directive would it supersede?",
     // "Which … software version must be installed?": a document or version by its number.
-    if asks_which_of(q, WHICH_REFERENCE) {
+    if asks_which_of(q, WHICH_REFERENCE) || asks_which_within(q, PROVISIONS, 3) {
         return AnswerType::Reference;
     }
     if has(&["which court", "what court"]) {
@@ -638,6 +640,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
     ]) {
         return AnswerType::Amount;
     }
+    // "What is the name of the CytoDyn drug candidate …?" asks for the thing's name (read
+    // beside its noun by `named`), not for a party the question names after it ("the
+    // subject of the Vyera license", "each party").
+    if names_a_thing(q) {
+        return AnswerType::Text;
+    }
     if has(&[
         "parties",
         "party",
@@ -662,6 +670,85 @@ pub fn classify_wording(question: &str) -> AnswerType {
         };
     }
     AnswerType::Text
+}
+
+/// Whether lowercase `q` asks for a rate that is a share ("What was the median day-case
+/// rate …?", "the default rate"): it names a rate, not per a unit of time or a fee
+/// ("What hourly labor rate …", "the daily rate", "rate per hour"), which is an amount.
+fn asks_rate(q: &str) -> bool {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let rate = words.iter().any(|w| matches!(*w, "rate" | "rates"));
+    let per_unit = words.iter().any(|w| {
+        matches!(
+            *w,
+            "hourly"
+                | "daily"
+                | "weekly"
+                | "monthly"
+                | "yearly"
+                | "per"
+                | "fee"
+                | "fees"
+                | "exchange"
+        )
+    });
+    rate && !per_unit
+}
+
+/// Nouns of organisations and parties "the name of the …" may ask for.
+const PARTY_NOUNS: &[&str] = &[
+    "company",
+    "companies",
+    "corporation",
+    "entity",
+    "party",
+    "parties",
+    "sponsor",
+    "licensee",
+    "licensor",
+    "agency",
+    "organisation",
+    "organization",
+    "court",
+    "partnership",
+    "manufacturer",
+    "supplier",
+    "vendor",
+    "distributor",
+    "contractor",
+    "operator",
+    "servicer",
+    "administrator",
+    "agent",
+    "buyer",
+    "seller",
+    "purchaser",
+    "borrower",
+    "employer",
+];
+
+/// Whether lowercase `q` asks "the name of the" thing that is no party or person ("the
+/// name of the CytoDyn drug candidate"): none of the three words after "name of the" is a
+/// party's noun, an organisation's or a person's role.
+fn names_a_thing(q: &str) -> bool {
+    let Some(i) = q.find("name of the ") else {
+        return false;
+    };
+    let words: Vec<&str> = q[i + "name of the ".len()..]
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect();
+    !words.is_empty()
+        && !words.iter().any(|w| {
+            PARTY_NOUNS.contains(w)
+                || ORGANISATIONS.contains(w)
+                || PERSON_ROLES.contains(w)
+                || WHICH_PERSON.contains(w)
+        })
 }
 
 /// Whether `question` asks for a year ("In what year …", "Which year …"; not "What year-end
@@ -811,6 +898,37 @@ fn asks_which_person(q: &str) -> bool {
 /// Documents and versions a "which …" question may name by their number
 /// ([`asks_which_of`]).
 const WHICH_REFERENCE: &[&str] = &["directive", "bulletin", "version", "release"];
+
+/// Provisions a "which" question may ask for by the noun right after a few modifiers
+/// ("Which Ninth Circuit rule obliges each party …?": a rule, not the party it names).
+const PROVISIONS: &[&str] = &[
+    "rule",
+    "rules",
+    "section",
+    "subsection",
+    "statute",
+    "regulation",
+    "article",
+    "provision",
+    "paragraph",
+    "clause",
+];
+
+/// Whether lowercase `q` asks "which" of one of `nouns` within the `reach` words after a
+/// "which" or "what" ("which ninth circuit rule", "under what section").
+fn asks_which_within(q: &str, nouns: &[&str], reach: usize) -> bool {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "which" | "what")
+            && words[i + 1..]
+                .iter()
+                .take(reach)
+                .any(|next| nouns.contains(next))
+    })
+}
 
 /// Whether lowercase `q` asks "which" of one of `nouns`, among the four words after "which"
 /// ("which boeing service bulletin", "which flight control computer ops software version").
@@ -1099,6 +1217,26 @@ mod tests {
                 AnswerType::Measure,
             ),
             ("How high may the drone fly?", AnswerType::Measure),
+            (
+                "What was the median day-case rate for bladder outflow obstruction surgery?",
+                AnswerType::Percentage,
+            ),
+            (
+                "What hourly labor rate does the FAA use in its cost estimates?",
+                AnswerType::Amount,
+            ),
+            (
+                "What is the name of the CytoDyn drug candidate that is the subject of the license?",
+                AnswerType::Text,
+            ),
+            (
+                "What is the name of the company that manages the trust?",
+                AnswerType::Party,
+            ),
+            (
+                "Which Ninth Circuit rule obliges each party to flag related cases?",
+                AnswerType::Reference,
+            ),
             (
                 "How far in advance must the insurer be notified?",
                 AnswerType::Duration,

@@ -309,8 +309,14 @@ static REFERENCE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         compile(r"\b\d+\s+FR\s+\d+\b"),
         compile(r"(?:N\.C\.G\.S\.|G\.S\.)\s*§*\s*\d+[\w.\-–]*"),
         compile(r"§+\s*\d+[\w.\-–]*(?:\([a-zA-Z0-9]+\))*"),
+        // "Section 10.8", "Circuit Rule 28-2.6", "Rule 12(b)(6)".
         compile(
-            r"\b(?:Section|Sections|Sec\.|Article|Rule|Clause|Paragraph|Item)\s+\d+[\w.]*(?:\([a-zA-Z0-9]+\))*",
+            r"\b(?:(?:Circuit|Local|Federal)\s+)?(?:Section|Sections|Sec\.|Article|Rule|Clause|Paragraph|Item)\s+\d+[\w.]*(?:[-–]\d+[\w.]*)*(?:\([a-zA-Z0-9]+\))*",
+        ),
+        // A named instrument: "the Upper Niobrara River Compact", "the Clean Water Act of
+        // 1972" (a bare "This Compact" is dropped where it is used).
+        compile(
+            r"\b(?:[A-Z][A-Za-z’'-]+\s+){1,6}(?:Compact|Act|Treaty|Convention)\b(?:\s+of\s+\d{4})?",
         ),
         compile(
             r"\bAD\s+\d{4}-\d{2}-\d{2}\b|\bDocket\s+No\.\s*(?:\w+[\-–])*(?:\s\d+\b|\w+)|\bNo\.\s*\d{2}[-–]\d+\b",
@@ -479,6 +485,13 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 } else {
                     0
                 };
+                // An instrument needs a name: "This Compact" is none.
+                let named = &m.as_str()[skip..];
+                if !named.contains(' ')
+                    && ["Compact", "Act", "Treaty", "Convention"].contains(&named)
+                {
+                    continue;
+                }
                 found.push(m.start() + skip..m.end());
             }
         }
@@ -819,6 +832,23 @@ mod tests {
             assert!(employs_people(text), "{text}");
         }
         assert!(!employs_people("The Company's employment costs rose 4%."));
+    }
+
+    #[test]
+    fn references_keep_their_dashed_parts_and_instruments_their_names() {
+        let text = "Indeed, Circuit Rule 28-2.6 requires each party to identify related cases.";
+        let found: Vec<&str> = find(AnswerType::Reference, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["Circuit Rule 28-2.6"]);
+        let text = "Tarrant identifies one compact, the Upper Niobrara River Compact, Pub. L. \
+                    91–52. This Compact says nothing of it.";
+        let found: Vec<&str> = find(AnswerType::Reference, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["Upper Niobrara River Compact"]);
     }
 
     #[test]

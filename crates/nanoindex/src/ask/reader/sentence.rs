@@ -263,6 +263,11 @@ fn counted_for_each(after: &str, asked: &dyn Fn(&str) -> bool) -> bool {
 /// or a provision ("Section 10(b)", "§ 14-306.4", "15 U.S.C. 78").
 fn is_docket_number(reference: &str) -> bool {
     let lower = reference.to_lowercase();
+    // A court's own rule ("Circuit Rule 28-2.6", "Local Rule 7-3") is a provision too.
+    let lower = ["circuit ", "local ", "federal "]
+        .iter()
+        .find_map(|q| lower.strip_prefix(q))
+        .map_or(lower.clone(), str::to_string);
     let provision = [
         "section",
         "sec.",
@@ -1233,6 +1238,9 @@ fn per_phrase(after: &str) -> Option<String> {
 /// every reference of a document shares them.
 pub(super) fn labels_asked_identifier(value: &str, own_terms: &[String]) -> bool {
     const GENERIC: &[&str] = &[
+        "circuit",
+        "local",
+        "federal",
         "section",
         "sections",
         "sec",
