@@ -165,7 +165,9 @@ fn head_counted(question: &str) -> Option<(Vec<String>, Option<usize>)> {
         let past = lower.ends_with("ed") || IRREGULAR_PAST.contains(&lower.as_str());
         let verb =
             VERBS.contains(&lower.as_str()) || answer_type::PRESENT_VERBS.contains(&lower.as_str());
-        if verb || (!out.is_empty() && past) {
+        // A relative clause ends the head: "the CytoDyn drug candidate that is the subject …".
+        let relative = matches!(lower.as_str(), "that" | "which" | "who" | "whom" | "whose");
+        if verb || relative || (!out.is_empty() && past) {
             break;
         }
         if let Some(n) = NUMBERS.iter().position(|n| *n == lower) {
@@ -467,6 +469,10 @@ mod tests {
             Some((vec!["states".to_string()], Some(4)))
         );
         assert_eq!(h("What was the revenue in 2023?"), None);
+        assert_eq!(
+            h("What is the name of the drug candidate that is licensed?").as_deref(),
+            Some("the drug candidate")
+        );
     }
 
     #[test]

@@ -967,9 +967,25 @@ fn cut_at(range: std::ops::Range<usize>, cuts: &[usize]) -> Vec<std::ops::Range<
     out
 }
 
-/// A table-of-contents line: dot leaders, or a short title ending in a page number.
+/// A table-of-contents line: dot leaders followed by nothing but a page number (digits or
+/// roman numerals), or a run of eight dots or more. An ellipsis in prose ("not dependent on
+/// skill or dexterity . . . .” The canon of construction …") is no leader.
 fn is_contents_line(text: &str) -> bool {
-    text.contains("....") || text.contains(". . .") || text.contains("……")
+    let text = text.trim_end();
+    let dots = text.chars().filter(|&c| c == '.').count();
+    ["....", ". . .", "……", "…"].iter().any(|leader| {
+        text.rfind(leader).is_some_and(|i| {
+            let after = text[i + leader.len()..]
+                .trim_start_matches(['.', ' ', '…'])
+                .trim();
+            let page_number = !after.is_empty()
+                && after.len() <= 6
+                && after
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "ivxlcIVXLC-".contains(c));
+            page_number || (after.is_empty() && dots >= 8)
+        })
+    })
 }
 
 /// Question words that say what type of value is asked ("date", "how much"), not what it
@@ -1261,6 +1277,21 @@ mod tests {
     /// Question terms of weight 1, as the reader stems them.
     fn weights_of(words: &[&str]) -> Vec<(String, f32)> {
         words.iter().map(|w| (stem(w), 1.0)).collect()
+    }
+
+    #[test]
+    fn contents_lines_have_leaders_to_a_page_number_and_ellipses_are_prose() {
+        assert!(is_contents_line("Governing Law .................. 19"));
+        assert!(is_contents_line(
+            "Article IV. Definitions . . . . . . . . iv"
+        ));
+        assert!(is_contents_line("Exhibits ........................"));
+        assert!(!is_contents_line(
+            "not dependent on skill or dexterity . . . .” The canon"
+        ));
+        assert!(!is_contents_line(
+            "the Court said . . . that the Compact controls"
+        ));
     }
 
     #[test]
