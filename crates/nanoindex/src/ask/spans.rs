@@ -133,6 +133,12 @@ static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// Comparatives after "N times" that make it a multiple ("25 times faster").
+const COMPARATIVES: &[&str] = &[
+    "faster", "slower", "more", "less", "fewer", "larger", "smaller", "higher", "lower",
+    "greater", "longer", "shorter", "bigger", "better", "worse", "as", "cheaper", "over",
+];
+
 /// A multiple ("25x", "3.0x", "2x-20x", "2x to 20x", "10-fold"): a relative speed or size.
 static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
@@ -578,7 +584,16 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                     .contains(&w.to_lowercase().as_str())
                         || (w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
                 });
-                if inside || percent || mark || reference {
+                // "25 times faster" is a multiple, no count of times ("we break even after
+                // running a trace 270 times").
+                let multiple = {
+                    let mut next = after.split_whitespace();
+                    next.next().is_some_and(|w| w.eq_ignore_ascii_case("times"))
+                        && next.next().is_some_and(|w| {
+                            COMPARATIVES.contains(&w.trim_matches(|c: char| !c.is_alphabetic()))
+                        })
+                };
+                if inside || percent || mark || reference || multiple {
                     continue;
                 }
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
@@ -849,6 +864,17 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(found, ["Upper Niobrara River Compact"]);
+    }
+
+    #[test]
+    fn a_multiple_is_no_count_of_times() {
+        let text = "We execute 25 times faster than the interpreter, and break even after \
+                    running a trace 270 times.";
+        let found: Vec<&str> = find(AnswerType::Count, text, Some("time"))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["270"]);
     }
 
     #[test]
