@@ -1168,6 +1168,38 @@ fn yes_no_questions_get_a_verdict_with_the_sentence_that_decides_it() {
     assert_eq!(answer.status, Some(AnswerStatus::Partial), "{question}");
 }
 
+/// A motion whose background sentence runs from page 1 on to page 2, beside another
+/// certification on page 1 that names more of the question's words on its own page.
+fn motion_across_pages() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(12.0, "BRIEF PROCEDURAL BACKGROUND");
+    f.para(&[
+        "On April 29, 2020, the district court in the companion case provisionally certified",
+        "a class of all civil immigration detainees at Mesa Verde and ordered bail hearings.",
+    ]);
+    f.para(&[
+        "Hernandez Roman concerns conditions of confinement. On April 23, 2020, the district",
+        "court in Hernandez Roman certified a class of current and",
+    ]);
+    f.new_page();
+    f.para(&[
+        "future Adelanto immigration detainees, and issued a preliminary injunction requiring",
+        "a reduction in the population of the facility.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_sentence_cut_by_a_page_break_reads_with_its_continuation() {
+    let (_dir, doc) = prepare(&motion_across_pages(), "motion.pdf");
+    let question =
+        "On what date did the district court certify a class of Adelanto immigration detainees?";
+    let answer = ask_reader(&doc, question);
+    assert!(answer.content.contains("April 23, 2020"), "{answer:#?}");
+    // The date is cited where it stands, on the first page.
+    assert_eq!(answer.citations[0].pages, [1], "{answer:#?}");
+}
+
 /// A health policy: what it covers on page 1, its exclusions (one lifted for a case) on
 /// page 2.
 fn health_policy() -> Vec<u8> {

@@ -135,8 +135,8 @@ static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Comparatives after "N times" that make it a multiple ("25 times faster").
 const COMPARATIVES: &[&str] = &[
-    "faster", "slower", "more", "less", "fewer", "larger", "smaller", "higher", "lower",
-    "greater", "longer", "shorter", "bigger", "better", "worse", "as", "cheaper", "over",
+    "faster", "slower", "more", "less", "fewer", "larger", "smaller", "higher", "lower", "greater",
+    "longer", "shorter", "bigger", "better", "worse", "as", "cheaper", "over",
 ];
 
 /// A multiple ("25x", "3.0x", "2x-20x", "2x to 20x", "10-fold"): a relative speed or size.

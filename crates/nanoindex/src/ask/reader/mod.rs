@@ -942,7 +942,63 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
             i = j.max(i + 1);
         }
     }
+    join_across_pages(&mut out);
     out
+}
+
+/// Words below which a unit at a page's top is a running head ("Cite as: 569 U. S. ____
+/// (2013) Opinion of the Court"), read past when a sentence goes on from the page before.
+const RUNNING_HEAD_WORDS: usize = 15;
+
+/// A sentence that a page break cuts ("On April 23, 2020, the district court certified a
+/// class of current and" / "future Adelanto immigration detainees, …"): each half reads
+/// with the other's terms, as one sentence, and the second takes the first's as its
+/// context, while each keeps its own text, page and lines for the citation. The first half
+/// is its page's last unit and ends in no sentence punctuation; the second is the first
+/// prose unit of the next page, if read, that starts in lower case (after a page number and
+/// short running heads). A half that starts with a capital is not joined: it may as well
+/// start a sentence.
+fn join_across_pages(units: &mut [Unit]) {
+    let ends_sentence = |text: &str| {
+        text.trim_end()
+            .trim_end_matches(['"', '”', '’', '\'', ')', ']'])
+            .ends_with(['.', '!', '?', ':', ';'])
+    };
+    for a in 0..units.len() {
+        let page = units[a].page_no;
+        let last_of_page = units.get(a + 1).is_none_or(|n| n.page_no != page);
+        if !last_of_page || units[a].row || ends_sentence(&units[a].text) {
+            continue;
+        }
+        // The next page's first prose units, past short running heads (pages are read in
+        // rank order, so the next page's units may stand anywhere).
+        let Some(next) = units.iter().position(|u| u.page_no == page + 1) else {
+            continue;
+        };
+        let Some(b) = units[next..]
+            .iter()
+            .take_while(|u| u.page_no == page + 1)
+            .take(3)
+            .position(|u| {
+                let text = u
+                    .text
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+                !u.row && text.starts_with(char::is_lowercase)
+            })
+            .map(|k| next + k)
+            .filter(|&b| {
+                units[next..b]
+                    .iter()
+                    .all(|u| u.text.split_whitespace().count() < RUNNING_HEAD_WORDS)
+            })
+        else {
+            continue;
+        };
+        let (first, second) = (units[a].terms.clone(), units[b].terms.clone());
+        units[a].terms.extend(second);
+        units[b].context = first.clone();
+        units[b].terms.extend(first);
+    }
 }
 
 /// The stems of the verbs a field label's agent nouns name ("Funder:" funds, "Reviewer:"
