@@ -680,7 +680,20 @@ fn asks_rate(q: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    let rate = words.iter().any(|w| matches!(*w, "rate" | "rates"));
+    // A production, flow or exchange rate is no share, and "what production rate changes"
+    // asks for the changes.
+    let rate = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "rate" | "rates")
+            && !(i > 0
+                && [
+                    "production", "run", "exchange", "flow", "frame", "heart", "burn", "data",
+                    "bit", "sampling", "refresh", "pulse", "respiratory", "build",
+                ]
+                .contains(&words[i - 1]))
+            && !words
+                .get(i + 1)
+                .is_some_and(|n| matches!(*n, "change" | "changes"))
+    });
     let per_unit = words.iter().any(|w| {
         matches!(
             *w,
@@ -1224,6 +1237,10 @@ mod tests {
             (
                 "What hourly labor rate does the FAA use in its cost estimates?",
                 AnswerType::Amount,
+            ),
+            (
+                "What production rate changes is Boeing forecasting for FY2023?",
+                AnswerType::Text,
             ),
             (
                 "What is the name of the CytoDyn drug candidate that is the subject of the license?",
