@@ -1200,6 +1200,32 @@ fn a_sentence_cut_by_a_page_break_reads_with_its_continuation() {
     assert_eq!(answer.citations[0].pages, [1], "{answer:#?}");
 }
 
+/// A protocol whose sections' titles say what their sentences are about.
+fn protocol_sections() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(16.0, "STUDY PROTOCOL");
+    f.heading(12.0, "Recruitment");
+    f.para(&["Patients will be contacted by the research nurse within 14 days of surgery."]);
+    f.heading(12.0, "Adverse event recording and reporting");
+    f.para(&[
+        "We do not anticipate harm from the interviews. Any upset will be discussed with",
+        "the team. The sponsor will be notified within 24 hours as per local procedures.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_sentence_reads_with_the_title_of_its_section() {
+    let (_dir, doc) = prepare(&protocol_sections(), "protocol.pdf");
+    let answer = ask_reader(
+        &doc,
+        "How quickly is an adverse event reported to the sponsor?",
+    );
+    assert_eq!(kind(&answer, 0), "duration");
+    assert!(answer.content.contains("24 hours"), "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
+}
+
 /// A health policy: what it covers on page 1, its exclusions (one lifted for a case) on
 /// page 2.
 fn health_policy() -> Vec<u8> {

@@ -395,6 +395,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "within what period",
         "what period of time",
         "how soon",
+        "how quickly",
+        "how promptly",
         "how recently",
         "how far in advance",
         "how long in advance",
@@ -686,8 +688,20 @@ fn asks_rate(q: &str) -> bool {
         matches!(*w, "rate" | "rates")
             && !(i > 0
                 && [
-                    "production", "run", "exchange", "flow", "frame", "heart", "burn", "data",
-                    "bit", "sampling", "refresh", "pulse", "respiratory", "build",
+                    "production",
+                    "run",
+                    "exchange",
+                    "flow",
+                    "frame",
+                    "heart",
+                    "burn",
+                    "data",
+                    "bit",
+                    "sampling",
+                    "refresh",
+                    "pulse",
+                    "respiratory",
+                    "build",
                 ]
                 .contains(&words[i - 1]))
             && !words

@@ -280,6 +280,11 @@ pub(super) struct Unit {
     /// colon ([`is_field_label`]: "Chief Investigator:" over "• Mr John McGrath - …"), which
     /// names what this one states rather than a topic it continues.
     labelled: bool,
+    /// The stems of the title of the section that holds it (the tree node's own title):
+    /// the topic of a list's items and of a section's sentences ("Inclusion criteria" over
+    /// "• Experienced day-case TURBT, TURP or TUEP within the past 6 weeks"; "Adverse event
+    /// recording and reporting" over "The study sponsor will be notified within 24 hours").
+    section: Vec<String>,
 }
 
 /// Most words of a field label ([`is_field_label`]).
@@ -460,17 +465,17 @@ pub(super) fn field_value(text: &str) -> Option<std::ops::Range<usize>> {
 const FIELD_VALUE_WORDS: usize = 10;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
-/// with the preceding sentence's, whichever is higher. Under a field label (`labelled`)
+/// with the preceding sentence's and its section title's, whichever is higher. Under a field label (`labelled`)
 /// every term of which is among the weighted terms ("Chief Investigator:" for "Who is the
 /// Chief Investigator of …?") the label counts in full: it names the value below it as a
 /// clause of the same sentence would.
 fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
-    if unit.context.is_empty() {
+    if unit.context.is_empty() && unit.section.is_empty() {
         return own;
     }
     let with_context = coverage_by(weights, |t| {
-        unit.terms.contains(t) || unit.context.contains(t)
+        unit.terms.contains(t) || unit.context.contains(t) || unit.section.contains(t)
     });
     let weight = if under_asked_label(weights, unit) {
         1.0
@@ -845,7 +850,9 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                 i += 1;
                 continue;
             }
-            let node_id = input.index.passages()[line.passage].node_id.clone();
+            let passage = &input.index.passages()[line.passage];
+            let node_id = passage.node_id.clone();
+            let section = stems(passage.title_path.rsplit(" > ").next().unwrap_or_default());
             if is_row(i) {
                 out.push(Unit {
                     text: line.text.trim().to_string(),
@@ -857,6 +864,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                     terms: input.index.line_terms(id).iter().map(|t| stem(t)).collect(),
                     context: group.clone(),
                     labelled: false,
+                    section: section.clone(),
                 });
                 i += 1;
                 continue;
@@ -937,6 +945,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
                         &mut previous_label,
                         label_starts.contains(&begins) && is_field_label(sentence),
                     ),
+                    section: section.clone(),
                 });
             }
             i = j.max(i + 1);

@@ -1953,6 +1953,7 @@ pub(super) fn cause_candidates(
                     terms: Vec::new(),
                     context: Vec::new(),
                     labelled: false,
+                    section: Vec::new(),
                 };
                 &merged
             }
