@@ -917,6 +917,7 @@ fn asks_which_person(q: &str) -> bool {
         (*w == "which" || (*w == "what" && words.get(i + 1) == Some(&"judge")))
             && words[i + 1..]
                 .iter()
+                .filter(|next| **next != "of")
                 .take(3)
                 .any(|next| WHICH_PERSON.contains(next))
     })
@@ -1267,6 +1268,10 @@ mod tests {
             (
                 "Which Ninth Circuit rule obliges each party to flag related cases?",
                 AnswerType::Reference,
+            ),
+            (
+                "Which Court of Appeals judge wrote the majority opinion below?",
+                AnswerType::Person,
             ),
             (
                 "How far in advance must the insurer be notified?",
