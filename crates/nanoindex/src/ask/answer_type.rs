@@ -393,6 +393,13 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "follow up period",
         "within how many",
         "within what period",
+        "within what time",
+        "within what timeframe",
+        "within what time frame",
+        "longest period",
+        "shortest period",
+        "maximum period",
+        "minimum period",
         "what period of time",
         "how soon",
         "how quickly",
@@ -1245,6 +1252,14 @@ mod tests {
                 AnswerType::Measure,
             ),
             ("How high may the drone fly?", AnswerType::Measure),
+            (
+                "After the hospital asks, within what time must the TPA grant authorization?",
+                AnswerType::Duration,
+            ),
+            (
+                "What was the longest period over which the company hedged cash flows?",
+                AnswerType::Duration,
+            ),
             (
                 "What was the median day-case rate for bladder outflow obstruction surgery?",
                 AnswerType::Percentage,

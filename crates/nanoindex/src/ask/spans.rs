@@ -599,8 +599,8 @@ pub fn find(kind: AnswerType, sentence: &str, count_noun: Option<&str>) -> Vec<R
                 let noun_follows = count_noun.is_none_or(|noun| counts_noun(sentence, &m, noun));
                 if noun_follows && !is_year_word(m.as_str()) {
                     // "6+" (six or more) keeps its plus.
-                    let plus = usize::from(sentence[m.end()..].starts_with('+'));
-                    found.push(m.start()..m.end() + plus);
+                    let end = m.end() + usize::from(sentence[m.end()..].starts_with('+'));
+                    found.push(m.start()..with_counted_noun(sentence, end, count_noun));
                 }
             }
         }
@@ -669,6 +669,33 @@ const COUNT_REACH: usize = 8;
 /// Whether `word` (as written) names what `noun` (a lowercase stem) counts: it begins
 /// with it, or, for people, names people by what befell them ("157 fatalities" for "How
 /// many people died", "deaths", "passengers").
+/// The end of a count's span with the counted noun when the noun follows the number right
+/// away ("79 work-hours", "15 participants"), so that the count is stated with what it
+/// counts; `end` itself otherwise.
+fn with_counted_noun(sentence: &str, end: usize, noun: Option<&str>) -> usize {
+    let Some(noun) = noun else {
+        return end;
+    };
+    let rest = &sentence[end..];
+    let gap = rest.len() - rest.trim_start().len();
+    if gap == 0 {
+        return end;
+    }
+    let word = rest[gap..].split_whitespace().next().unwrap_or("");
+    let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+    // The noun itself or a compound that ends in it ("work-hours" for "hour").
+    let counts = counts_as(bare, noun)
+        || bare
+            .rsplit(['-', '–'])
+            .next()
+            .is_some_and(|last| last != bare && counts_as(last, noun));
+    if counts && !bare.is_empty() {
+        end + gap + bare.len()
+    } else {
+        end
+    }
+}
+
 pub(super) fn counts_as(word: &str, noun: &str) -> bool {
     const PEOPLE: &[&str] = &[
         "fatalit",
@@ -874,7 +901,7 @@ mod tests {
             .into_iter()
             .map(|r| &text[r])
             .collect();
-        assert_eq!(found, ["270"]);
+        assert_eq!(found, ["270 times"]);
     }
 
     #[test]
@@ -1175,7 +1202,14 @@ mod tests {
             .into_iter()
             .map(|r| &s[r])
             .collect();
-        assert_eq!(got, ["982"]);
+        // The counted noun right after the number is stated with it.
+        assert_eq!(got, ["982 stores"]);
+        let s = "The labor takes up to 79 work-hours per airplane.";
+        let got: Vec<&str> = find(AnswerType::Count, s, Some("work-hour"))
+            .into_iter()
+            .map(|r| &s[r])
+            .collect();
+        assert_eq!(got, ["79 work-hours"]);
         let s = "The Court affirmed by a 7-2 vote.";
         let got: Vec<&str> = find(AnswerType::Count, s, Some("vote"))
             .into_iter()
@@ -1188,7 +1222,7 @@ mod tests {
             .into_iter()
             .map(|r| &s[r])
             .collect();
-        assert_eq!(got, ["15"]);
+        assert_eq!(got, ["15 interviews"]);
         // The noun may stand several words after the count, or just before it in a form.
         let s = "SunSpider consists of 26 short-running (less than 250ms, average 26ms) JavaScript programs.";
         let got: Vec<&str> = find(AnswerType::Count, s, Some("program"))
