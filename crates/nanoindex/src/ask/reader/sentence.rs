@@ -906,10 +906,15 @@ pub(super) fn span_candidates(
             // "We had 1,138 stores": the count's own noun, right after it, is what the
             // question counts, whatever verb the question uses ("operate", "have").
             // (A lower-case word of the noun's stem: "United" is no "unit".)
+            // The counted noun right after the number, or as the span's own last word when
+            // the span states it ("157 fatalities").
             let counts_asked_noun = noun.as_deref().is_some_and(|n| {
-                unit.text[span.end..]
+                let own_last = written
                     .split_whitespace()
-                    .next()
+                    .nth(1)
+                    .and(written.split_whitespace().next_back());
+                own_last
+                    .or_else(|| unit.text[span.end..].split_whitespace().next())
                     .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
                     .is_some_and(|w| {
                         w.chars().next().is_some_and(char::is_lowercase)
