@@ -458,6 +458,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
     {
         return AnswerType::Percentage;
     }
+    // "What one-time fee is a Successor Servicer paid on the date of its appointment?" asks
+    // for the fee the question opens with, whatever date it is paid on.
+    if asks_which_within(q, MONEY_HEADS, 3) {
+        return AnswerType::Amount;
+    }
     // "When is briefing in the appeal, Case No. 20-55662, due to conclude?" asks for a date,
     // whatever identifier it names.
     if first == "when" {
@@ -522,9 +527,11 @@ pub fn classify_wording(question: &str) -> AnswerType {
         return AnswerType::Party;
     }
     // "Which bank signed … as Indenture Trustee?": an organisation of the kind named.
+    // "Which law firm is to receive a copy …": a modifier may stand before the noun.
     if ORGANISATIONS
         .iter()
         .any(|o| has(&[&format!("which {o}"), &format!("what {o}")]))
+        || asks_which_within(q, ORGANISATIONS, 2)
     {
         return AnswerType::Party;
     }
@@ -732,6 +739,22 @@ fn asks_rate(q: &str) -> bool {
     rate && !per_unit
 }
 
+/// Nouns of money a "what"/"which" question may ask for by name ([`asks_which_within`]).
+const MONEY_HEADS: &[&str] = &[
+    "fee",
+    "fees",
+    "price",
+    "cost",
+    "costs",
+    "amount",
+    "payment",
+    "premium",
+    "fine",
+    "salary",
+    "compensation",
+    "deductible",
+];
+
 /// Nouns of organisations and parties "the name of the …" may ask for.
 const PARTY_NOUNS: &[&str] = &[
     "company",
@@ -790,13 +813,30 @@ fn names_a_thing(q: &str) -> bool {
 #[must_use]
 pub fn asks_year(question: &str) -> bool {
     let q = question.to_lowercase();
-    ["what year", "which year"].iter().any(|w| {
-        q.match_indices(w).any(|(i, _)| {
-            let after = &q[i + w.len()..];
-            (i == 0 || !q[..i].ends_with(char::is_alphanumeric))
-                && !after.starts_with(|c: char| c.is_alphanumeric() || c == '-')
+    // "Which of NVIDIA's fiscal years were under examination …", "what fiscal years".
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let years_head = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "which" | "what")
+            && words[i + 1..]
+                .iter()
+                .take(5)
+                .any(|n| matches!(*n, "years" | "year"))
+            && words[i + 1..]
+                .iter()
+                .take(5)
+                .any(|n| *n == "fiscal" || *n == "calendar")
+    });
+    years_head
+        || ["what year", "which year"].iter().any(|w| {
+            q.match_indices(w).any(|(i, _)| {
+                let after = &q[i + w.len()..];
+                (i == 0 || !q[..i].ends_with(char::is_alphanumeric))
+                    && !after.starts_with(|c: char| c.is_alphanumeric() || c == '-')
+            })
         })
-    })
 }
 
 /// Whether lowercase `q` asks for an identifier by a "number" that names its kind ("what is
@@ -860,7 +900,7 @@ const IDENTIFIER_KINDS: &[&str] = &[
     "version",
 ];
 
-const PERSON_ROLES: [&str; 23] = [
+const PERSON_ROLES: [&str; 27] = [
     "contact",
     "justice",
     "judge",
@@ -884,6 +924,10 @@ const PERSON_ROLES: [&str; 23] = [
     "chairman",
     "secretary",
     "person",
+    "solicitor",
+    "lawyer",
+    "prosecutor",
+    "advocate",
 ];
 
 /// Kinds of organisation a "which" question may ask for ("Which bank …").
@@ -1286,6 +1330,22 @@ mod tests {
             ),
             (
                 "Which Court of Appeals judge wrote the majority opinion below?",
+                AnswerType::Person,
+            ),
+            (
+                "What one-time fee is a successor paid on the date of its appointment?",
+                AnswerType::Amount,
+            ),
+            (
+                "Which of NVIDIA's fiscal years were under examination by the tax authority?",
+                AnswerType::Date,
+            ),
+            (
+                "Which law firm is to receive a copy of notices sent to the licensee?",
+                AnswerType::Party,
+            ),
+            (
+                "Who appeared as Solicitor General on behalf of the State?",
                 AnswerType::Person,
             ),
             (
