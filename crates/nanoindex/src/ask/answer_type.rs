@@ -455,6 +455,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "percentage",
     ]) || asks_multiple(q)
         || asks_rate(q)
+        // "what minimum share of the excess water …".
+        || asks_which_within(q, &["share", "percentage", "proportion", "fraction"], 2)
     {
         return AnswerType::Percentage;
     }
@@ -1347,6 +1349,10 @@ mod tests {
             (
                 "Who appeared as Solicitor General on behalf of the State?",
                 AnswerType::Person,
+            ),
+            (
+                "Using the report, what minimum share of the excess water could Texas reach?",
+                AnswerType::Percentage,
             ),
             (
                 "How far in advance must the insurer be notified?",

@@ -146,11 +146,12 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A percentage, with the rate it is counted from when the text names one ("2% above the
-/// bank rate", "3% over the prime rate").
+/// A percentage, with the bound it is stated with ("at least 29 percent", "up to 50%") and
+/// the rate it is counted from when the text names one ("2% above the bank rate", "3% over
+/// the prime rate").
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
+        r"(?i)(?:\b(?:at\s+least|at\s+most|more\s+than|less\s+than|up\s+to)\s+)?[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
     )
 });
 
@@ -216,7 +217,7 @@ static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
         compile(&format!(r"\b{BYLINE}")),
         compile(
-            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit|Manager|Counsel|Attorney|Partner|Officer|Deputy|Head)",
+            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit|Manager|Counsel|Attorney|Solicitor|Assistant|Special|Senior|Vice|Executive|Administrator|Partner|Officer|Deputy|Head)",
         ),
         compile(r"(?:Name|By|Signed):\s*/?s?/?\s*([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+)"),
         // A paper's author list: names with affiliation marks ("Andreas Gal∗+, Brendan Eich∗").
@@ -891,6 +892,20 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(found, ["Upper Niobrara River Compact"]);
+    }
+
+    #[test]
+    fn a_percentage_keeps_the_bound_it_is_stated_with() {
+        let text = "Texas had access to at least 29 percent of the excess water, and up to 50% \
+                    of the rest, at 2% above the bank rate.";
+        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            found,
+            ["at least 29 percent", "up to 50%", "2% above the bank rate"]
+        );
     }
 
     #[test]

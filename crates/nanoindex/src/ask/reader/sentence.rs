@@ -902,7 +902,11 @@ pub(super) fn span_candidates(
                 continue;
             }
             let prox = proximity(weights, &unit.text, &span);
-            let defines = names_defined_term(weights, &unit.text, &span);
+            // "Ryan Y. Park, Solicitor General," for who appeared as Solicitor General: the
+            // person's own title, set off after the name, is the role the question names.
+            let defines = names_defined_term(weights, &unit.text, &span)
+                || (kind == AnswerType::Person
+                    && holds_asked_role(weights, &unit.text[span.end..]));
             // "We had 1,138 stores": the count's own noun, right after it, is what the
             // question counts, whatever verb the question uses ("operate", "have").
             // (A lower-case word of the noun's stem: "United" is no "unit".)
@@ -1025,6 +1029,27 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// Most words of a person's title set off after the name ([`holds_asked_role`]).
+const ROLE_WORDS: usize = 5;
+
+/// Whether the title set off right after a person's name (`after`: the sentence from the
+/// name's end: ", Solicitor General, for the State") is a role all of whose words the
+/// question asks (`weights`): "Solicitor General" for "Who appeared as Solicitor General
+/// …?", not "Deputy Solicitor General".
+fn holds_asked_role(weights: &[(String, f32)], after: &str) -> bool {
+    let Some(rest) = after.strip_prefix(',') else {
+        return false;
+    };
+    let role = rest.split([',', ';', '(']).next().unwrap_or("").trim();
+    let words: Vec<&str> = role.split_whitespace().collect();
+    !words.is_empty()
+        && words.len() <= ROLE_WORDS
+        && words.iter().all(|w| {
+            w.starts_with(char::is_uppercase)
+                && weights.iter().any(|(t, _)| *t == stem(&w.to_lowercase()))
+        })
 }
 
 /// Events a date is the date of, each a group of word stems that name the same event
@@ -2138,6 +2163,24 @@ pub(super) fn disposition_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_set_off_after_a_name_is_the_role_it_holds() {
+        let weights: Vec<(String, f32)> = ["appeared", "solicitor", "general", "state"]
+            .iter()
+            .map(|w| (stem(w), 1.0))
+            .collect();
+        assert!(holds_asked_role(
+            &weights,
+            ", Solicitor General, for the State."
+        ));
+        assert!(!holds_asked_role(
+            &weights,
+            ", Deputy Solicitor General, Olga"
+        ));
+        assert!(!holds_asked_role(&weights, " and the Solicitor General"));
+        assert!(!holds_asked_role(&weights, ", for the State."));
+    }
 
     #[test]
     fn a_rate_stated_per_unit_keeps_its_unit() {
