@@ -146,12 +146,14 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A percentage, with the bound it is stated with ("at least 29 percent", "up to 50%") and
+/// A percentage, with the bound it is stated with ("at least 29 percent", "up to 50%"; not
+/// "more than", which a negation often turns: "no state is entitled to more than 25
+/// percent") and
 /// the rate it is counted from when the text names one ("2% above the bank rate", "3% over
 /// the prime rate").
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
     compile(
-        r"(?i)(?:\b(?:at\s+least|at\s+most|more\s+than|less\s+than|up\s+to)\s+)?[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
+        r"(?i)(?:\b(?:at\s+least|at\s+most|up\s+to)\s+)?[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
     )
 });
 
@@ -906,6 +908,12 @@ mod tests {
             found,
             ["at least 29 percent", "up to 50%", "2% above the bank rate"]
         );
+        let text = "provided no state is entitled to more than 25 percent of the water";
+        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["25 percent"]);
     }
 
     #[test]
