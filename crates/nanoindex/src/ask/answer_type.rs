@@ -196,11 +196,21 @@ fn asks_measure(q: &str) -> bool {
     ]
     .iter()
     .any(|w| words.contains(w));
+    // The measure noun is what the question opens its noun phrase with ("what altitude
+    // disagreement", "below what degree"), not a noun after a verb ("what is the length
+    // of the initial term", "what is the difference between basic and diluted EPS"); "to
+    // what degree" asks how much, in words.
     let measure_noun = words.iter().enumerate().any(|(i, w)| {
         matches!(*w, "what" | "which")
-            && words[i + 1..].iter().take(3).any(|n| {
-                MEASURES.contains(n) || n.strip_suffix('s').is_some_and(|n| MEASURES.contains(&n))
-            })
+            && !(i > 0 && words[i - 1] == "to")
+            && words[i + 1..]
+                .iter()
+                .take(2)
+                .take_while(|n| !AUXILIARIES.contains(*n))
+                .any(|n| {
+                    MEASURES.contains(n)
+                        || n.strip_suffix('s').is_some_and(|n| MEASURES.contains(&n))
+                })
     });
     // "How far in advance", "how far back" ask for a length of time.
     let how = words.windows(3).any(|p| {
@@ -214,7 +224,11 @@ fn asks_measure(q: &str) -> bool {
     let text_length = q.starts_with("how long")
         && q.trim_end().ends_with(" be")
         && words.iter().any(|w| LENGTHY.contains(w));
-    (measure_noun && !money) || how || text_length
+    // "How high was the unemployment rate?" asks a rate.
+    let rate = words
+        .iter()
+        .any(|w| matches!(*w, "rate" | "rates" | "percentage" | "percent"));
+    (measure_noun && !money && !rate) || (how && !money && !rate) || text_length
 }
 
 /// Whether `question` asks for the cause of something ("What drove …", "Why did …", "What
@@ -456,13 +470,13 @@ pub fn classify_wording(question: &str) -> AnswerType {
     ]) || asks_multiple(q)
         || asks_rate(q)
         // "what minimum share of the excess water …".
-        || asks_which_within(q, &["share", "percentage", "proportion", "fraction"], 2)
+        || asks_within(q, &["what"], &["share", "percentage", "proportion", "fraction"], 2)
     {
         return AnswerType::Percentage;
     }
     // "What one-time fee is a Successor Servicer paid on the date of its appointment?" asks
     // for the fee the question opens with, whatever date it is paid on.
-    if asks_which_within(q, MONEY_HEADS, 3) {
+    if asks_within(q, &["which", "what"], MONEY_HEADS, 3) {
         return AnswerType::Amount;
     }
     // "When is briefing in the appeal, Case No. 20-55662, due to conclude?" asks for a date,
@@ -522,7 +536,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
     }
     // "Which Boeing service bulletin …", "Which airworthiness directive would it supersede?",
     // "Which … software version must be installed?": a document or version by its number.
-    if asks_which_of(q, WHICH_REFERENCE) || asks_which_within(q, PROVISIONS, 3) {
+    if asks_which_of(q, WHICH_REFERENCE) || asks_within(q, &["which"], PROVISIONS, 3) {
         return AnswerType::Reference;
     }
     if has(&["which court", "what court"]) {
@@ -533,7 +547,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if ORGANISATIONS
         .iter()
         .any(|o| has(&[&format!("which {o}"), &format!("what {o}")]))
-        || asks_which_within(q, ORGANISATIONS, 2)
+        || asks_within(q, &["which", "what"], ORGANISATIONS, 2)
     {
         return AnswerType::Party;
     }
@@ -700,30 +714,32 @@ fn asks_rate(q: &str) -> bool {
         .collect();
     // A production, flow or exchange rate is no share, and "what production rate changes"
     // asks for the changes.
-    let rate = words.iter().enumerate().any(|(i, w)| {
-        matches!(*w, "rate" | "rates")
-            && !(i > 0
-                && [
-                    "production",
-                    "run",
-                    "exchange",
-                    "flow",
-                    "frame",
-                    "heart",
-                    "burn",
-                    "data",
-                    "bit",
-                    "sampling",
-                    "refresh",
-                    "pulse",
-                    "respiratory",
-                    "build",
-                ]
-                .contains(&words[i - 1]))
-            && !words
-                .get(i + 1)
-                .is_some_and(|n| matches!(*n, "change" | "changes"))
-    });
+    let asks = words.iter().take(3).any(|w| matches!(*w, "what" | "which"));
+    let rate = asks
+        && words.iter().enumerate().any(|(i, w)| {
+            matches!(*w, "rate" | "rates")
+                && !(i > 0
+                    && [
+                        "production",
+                        "run",
+                        "exchange",
+                        "flow",
+                        "frame",
+                        "heart",
+                        "burn",
+                        "data",
+                        "bit",
+                        "sampling",
+                        "refresh",
+                        "pulse",
+                        "respiratory",
+                        "build",
+                    ]
+                    .contains(&words[i - 1]))
+                && !words
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(*n, "change" | "changes"))
+        });
     let per_unit = words.iter().any(|w| {
         matches!(
             *w,
@@ -787,6 +803,15 @@ const PARTY_NOUNS: &[&str] = &[
     "purchaser",
     "borrower",
     "employer",
+    "plaintiff",
+    "defendant",
+    "auditor",
+    "landlord",
+    "tenant",
+    "guarantor",
+    "lessor",
+    "lessee",
+    "firm",
 ];
 
 /// Whether lowercase `q` asks "the name of the" thing that is no party or person ("the
@@ -799,7 +824,7 @@ fn names_a_thing(q: &str) -> bool {
     let words: Vec<&str> = q[i + "name of the ".len()..]
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .take(3)
+        .take(5)
         .collect();
     !words.is_empty()
         && !words.iter().any(|w| {
@@ -820,8 +845,19 @@ pub fn asks_year(question: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
+    // The years are the head: only "of", a determiner, a possessive or "fiscal" stand
+    // between ("what was revenue in fiscal year 2023" asks a figure).
     let years_head = words.iter().enumerate().any(|(i, w)| {
-        matches!(*w, "which" | "what")
+        let between = words[i + 1..]
+            .iter()
+            .take_while(|n| !matches!(**n, "year" | "years"));
+        let head = between.enumerate().all(|(k, n)| {
+            matches!(
+                *n,
+                "of" | "the" | "its" | "their" | "fiscal" | "calendar" | "s"
+            ) || words.get(i + 2 + k) == Some(&"s")
+        });
+        head && matches!(*w, "which" | "what")
             && words[i + 1..]
                 .iter()
                 .take(5)
@@ -995,15 +1031,15 @@ const PROVISIONS: &[&str] = &[
     "clause",
 ];
 
-/// Whether lowercase `q` asks "which" of one of `nouns` within the `reach` words after a
-/// "which" or "what" ("which ninth circuit rule", "under what section").
-fn asks_which_within(q: &str, nouns: &[&str], reach: usize) -> bool {
+/// Whether lowercase `q` asks for one of `nouns` within the `reach` words after one of
+/// `openers` ("which ninth circuit rule", "what one-time fee").
+fn asks_within(q: &str, openers: &[&str], nouns: &[&str], reach: usize) -> bool {
     let words: Vec<&str> = q
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        matches!(*w, "which" | "what")
+        openers.contains(w)
             && words[i + 1..]
                 .iter()
                 .take(reach)
@@ -1256,6 +1292,18 @@ mod tests {
     }
 
     #[test]
+    fn a_provision_asked_with_what_is_no_reference() {
+        assert_ne!(
+            classify("What was the provision for credit losses?"),
+            AnswerType::Reference
+        );
+        assert_ne!(
+            classify("What does the rule require of operators?"),
+            AnswerType::Reference
+        );
+    }
+
+    #[test]
     fn questions_get_their_answer_types() {
         for (question, expected) in [
             (
@@ -1349,6 +1397,16 @@ mod tests {
             (
                 "Who appeared as Solicitor General on behalf of the State?",
                 AnswerType::Person,
+            ),
+            ("What was revenue in fiscal year 2023?", AnswerType::Amount),
+            (
+                "What is the length of the initial term?",
+                AnswerType::Duration,
+            ),
+            ("When is the rate adjusted?", AnswerType::Date),
+            (
+                "What is the name of the independent registered public accounting firm?",
+                AnswerType::Party,
             ),
             (
                 "Using the report, what minimum share of the excess water could Texas reach?",

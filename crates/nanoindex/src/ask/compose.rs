@@ -121,6 +121,10 @@ impl Session<'_> {
                 .flatten()
                 .filter(|_| self.among_exclusions(best));
             if let Some(asks_excluded) = excluded {
+                let lower = best.quote.to_lowercase();
+                if EXCLUSION_CONDITIONS.iter().any(|w| lower.contains(w)) {
+                    quoted += 1;
+                }
                 sentences.push(format!(
                     "{} — page {}, among the exclusions, says: \"{}\"",
                     if asks_excluded { "Yes" } else { "No" },
@@ -282,10 +286,8 @@ impl Session<'_> {
         (sentences.join(" "), status, cited)
     }
 
-    /// The reader's parts for the question over the pages read so far (the pages and the
-    /// ranking decide them; the model's draft does not).
     /// Whether `candidate`'s sentence is one of the policy's exclusions ([`is_exclusion`]),
-    /// read with the titles of the sections that hold it.
+    /// read with the title of the section that holds it.
     fn among_exclusions(&self, candidate: &reader::Candidate) -> bool {
         let titles: Vec<&str> = candidate
             .cite
@@ -298,6 +300,8 @@ impl Session<'_> {
         is_exclusion(&candidate.quote, &titles)
     }
 
+    /// The reader's parts for the question over the pages read so far (the pages and the
+    /// ranking decide them; the model's draft does not).
     pub(super) fn read_parts(&self) -> Vec<PartReading> {
         let addressed_to_model = |text: &str| looks_like_instruction(text);
         let input = ReaderInput {
@@ -516,17 +520,27 @@ const EXCLUSION_LIFTED: &[&str] = &[
     "not applicable",
 ];
 
-/// Whether `quote`, read in the section titled `titles` (from the top-level section down),
-/// is one of a policy's exclusions: it carries an exclusion's code, or a section above it
-/// is titled as exclusions, and it does not lift the exclusion.
+/// Whether `quote`, read in the sections titled `titles` (from the top-level section down),
+/// is one of a policy's exclusions: it carries an exclusion's code, or a section that holds
+/// it (below the document's own title, when there are several) is titled as exclusions and
+/// none as inclusions ("Inclusion and Exclusion Criteria"), and it does not lift the
+/// exclusion.
 pub(super) fn is_exclusion(quote: &str, titles: &[&str]) -> bool {
     let lower = quote.to_lowercase();
+    let sections: Vec<String> = titles
+        .iter()
+        .skip(usize::from(titles.len() > 1))
+        .map(|t| t.to_lowercase())
+        .collect();
     let listed = EXCLUSION_CODE.is_match(quote)
-        || titles
-            .iter()
-            .any(|t| t.to_lowercase().contains("exclusion"));
+        || (sections.iter().any(|t| t.contains("exclusion"))
+            && !sections.iter().any(|t| t.contains("inclusion")));
     listed && !EXCLUSION_LIFTED.iter().any(|w| lower.contains(w))
 }
+
+/// Words by which an exclusion holds only for a time or a case ("excluded until the expiry
+/// of 36 months", "unless arising from an accident"): its "no" is shown, not asserted.
+const EXCLUSION_CONDITIONS: &[&str] = &["until", "unless", "expiry", "waiting period"];
 
 /// Least coverage of the best sentence for a yes/no verdict to be given beside its quote.
 pub(super) const YES_NO_COVERAGE: f32 = 0.55;
@@ -624,11 +638,15 @@ fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
     };
     // A proviso ("; provided, that notwithstanding the foregoing, any Party may assign …")
     // states the exception, not the rule: it decides only when no other clause holds a term.
-    let proviso = |c: &str| {
+    // "Notwithstanding the foregoing, no Party shall assign …" opening the sentence is the
+    // rule itself.
+    let proviso = |i: usize, c: &str| {
         let lower = c.trim_start().to_lowercase();
-        ["provided", "except", "notwithstanding"]
-            .iter()
-            .any(|w| lower.starts_with(w))
+        lower.starts_with("provided")
+            || (i > 0
+                && ["except", "notwithstanding"]
+                    .iter()
+                    .any(|w| lower.starts_with(w)))
     };
     // U+037E, the Greek question mark, is how some PDFs' fonts set a semicolon.
     let clauses: Vec<&str> = text
@@ -637,7 +655,9 @@ fn clause_of<'t>(text: &'t str, terms: &BTreeSet<String>) -> &'t str {
         .collect();
     let ruling = clauses
         .iter()
-        .filter(|c| !proviso(c))
+        .enumerate()
+        .filter(|(i, c)| !proviso(*i, c))
+        .map(|(_, c)| c)
         .max_by_key(|c| term_count(c))
         .filter(|c| term_count(c) > 0);
     ruling
@@ -1011,6 +1031,24 @@ mod tests {
             "Rest Cure, rehabilitation and respite care",
             &["Benefits"]
         ));
+        // Only the section that holds it, and not one that lists inclusions as well.
+        assert!(!is_exclusion(
+            "Adults aged 18 or over",
+            &["Policy Exclusions", "Inclusion and Exclusion Criteria"]
+        ));
+        // The document's own title ("Benefits, Exclusions and Conditions") is no section.
+        assert!(!is_exclusion(
+            "Hospitalisation expenses",
+            &["Benefits, Exclusions and Conditions", "Benefits"]
+        ));
+        assert!(is_exclusion(
+            "Treatment taken outside the geographical limits of India",
+            &[
+                "National Insurance",
+                "7. EXCLUSIONS",
+                "7.15. Maternity Expenses"
+            ]
+        ));
         assert!(!is_exclusion(
             "This exclusion shall not, however, apply if the Insured Person has Continuous Coverage.",
             &["7. EXCLUSIONS"]
@@ -1031,6 +1069,10 @@ mod tests {
             negates_terms(quote, &terms),
             negates_terms(question, &terms)
         );
+        // A sentence that opens with "Notwithstanding" states its rule there.
+        let opening = "Notwithstanding the foregoing, no Party may assign this Agreement; any \
+                       assignment in violation of this is void.";
+        assert!(clause_of(opening, &terms).starts_with("Notwithstanding"));
         // A proviso alone still speaks.
         let proviso = "Provided that any Party may assign this Agreement without consent.";
         assert!(negates_terms(proviso, &terms));

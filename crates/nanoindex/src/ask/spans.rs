@@ -129,14 +129,14 @@ static QUANTITY: LazyLock<Regex> = LazyLock::new(|| {
 /// checked where it is used ("5 min" is no "5 m").
 static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)(?:\b(?:(?:more|less|greater|fewer|higher|lower)\s+than|at\s+(?:least|most)|up\s+to|in\s+excess\s+of|exceeding|over|under|below|above)\s+)?\b(?:\d[\d,]*(?:\.\d+)?|{NUMBER_WORD}(?:\s*\(\d[\d,]*\))?)\s*-?\s*(?:feet|foot|ft|inch(?:es)?|nautical\s+miles?|miles?|kilomet(?:er|re)s?|km|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|mm|met(?:er|re)s?|knots?|kts|degrees?|°[CF]?|dioptres?|diopters?|pages?|words?|characters?|kilograms?|kg|milligrams?|mg|micrograms?|mcg|µg|grams?|millilit(?:er|re)s?|ml|lit(?:er|re)s?|lbs?|psi|mmHg|volts?|watts?|kW|MW|GHz|MHz|kHz|Hz|kilobytes?|megabytes?|gigabytes?|terabytes?|bytes?|[KMGT]B|cycles?|instructions?)(?:\s+(?:difference\s+)?for\s+(?:(?:more|less)\s+than\s+)?\d+\s+(?:seconds?|minutes?))?"
+        r"(?i)(?:\b(?:(?:more|less|greater|fewer|higher|lower)\s+than|at\s+(?:least|most)|up\s+to|in\s+excess\s+of|exceeding|over|under|below|above)\s+)?\b(?:\d[\d,]*(?:\.\d+)?|{NUMBER_WORD}(?:\s*\(\d[\d,]*\))?)\s*-?\s*(?:feet|foot|ft|inch(?:es)?|nautical\s+miles?|miles?|kilomet(?:er|re)s?|km|centimet(?:er|re)s?|cm|millimet(?:er|re)s?|mmHg|mm|met(?:er|re)s?|knots?|kts|degrees?|°[CF]?|dioptres?|diopters?|pages?|words?|characters?|kilograms?|kg|milligrams?|mg|micrograms?|mcg|µg|grams?|millilit(?:er|re)s?|ml|lit(?:er|re)s?|lbs?|psi|volts?|watts?|kW|MW|GHz|MHz|kHz|Hz|kilobytes?|megabytes?|gigabytes?|terabytes?|bytes?|[KMGT]B|cycles?|instructions?)(?:\s+(?:difference\s+)?for\s+(?:(?:more|less)\s+than\s+)?\d+\s+(?:seconds?|minutes?))?"
     ))
 });
 
 /// Comparatives after "N times" that make it a multiple ("25 times faster").
 const COMPARATIVES: &[&str] = &[
     "faster", "slower", "more", "less", "fewer", "larger", "smaller", "higher", "lower", "greater",
-    "longer", "shorter", "bigger", "better", "worse", "as", "cheaper", "over",
+    "longer", "shorter", "bigger", "better", "worse", "cheaper",
 ];
 
 /// A multiple ("25x", "3.0x", "2x-20x", "2x to 20x", "10-fold"): a relative speed or size.
@@ -219,7 +219,7 @@ static PERSON: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // An opinion's byline: "HUDSON, Justice." / "NEWBY, Chief Justice."
         compile(&format!(r"\b{BYLINE}")),
         compile(
-            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit|Manager|Counsel|Attorney|Solicitor|Assistant|Special|Senior|Vice|Executive|Administrator|Partner|Officer|Deputy|Head)",
+            r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s*(?:M\.D\.|Ph\.D\.|MD|PhD|Esq\.|Chief|Principal|President|Director|Secretary|Treasurer|Judge|Circuit|Manager|Counsel|Attorney|Solicitor|Assistant|Administrator|Partner|Officer|Deputy|Head)",
         ),
         compile(r"(?:Name|By|Signed):\s*/?s?/?\s*([A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+)"),
         // A paper's author list: names with affiliation marks ("Andreas Gal∗+, Brendan Eich∗").
@@ -669,9 +669,6 @@ fn with_city(sentence: &str, place_start: usize) -> usize {
 /// than 250ms) JavaScript programs").
 const COUNT_REACH: usize = 8;
 
-/// Whether `word` (as written) names what `noun` (a lowercase stem) counts: it begins
-/// with it, or, for people, names people by what befell them ("157 fatalities" for "How
-/// many people died", "deaths", "passengers").
 /// The end of a count's span with the counted noun when the noun follows the number right
 /// away ("79 work-hours", "15 participants"), so that the count is stated with what it
 /// counts; `end` itself otherwise.
@@ -699,6 +696,9 @@ fn with_counted_noun(sentence: &str, end: usize, noun: Option<&str>) -> usize {
     }
 }
 
+/// Whether `word` (as written) names what `noun` (a lowercase stem) counts: it begins
+/// with it, or, for people, names people by what befell them ("157 fatalities" for "How
+/// many people died", "deaths", "passengers").
 pub(super) fn counts_as(word: &str, noun: &str) -> bool {
     const PEOPLE: &[&str] = &[
         "fatalit",
@@ -925,6 +925,12 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(found, ["270 times"]);
+        let text = "The Board met 12 times over the year.";
+        let found: Vec<&str> = find(AnswerType::Count, text, Some("time"))
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["12 times"]);
     }
 
     #[test]
@@ -947,6 +953,10 @@ mod tests {
                 "up to twenty (20) pages",
             ),
             ("a dose of 5 mg twice daily", "5 mg"),
+            (
+                "a systolic pressure above 140 mmHg at rest",
+                "above 140 mmHg",
+            ),
         ];
         for (text, expected) in cases {
             let found: Vec<&str> = find(AnswerType::Measure, text, None)

@@ -1037,12 +1037,17 @@ fn cut_at(range: std::ops::Range<usize>, cuts: &[usize]) -> Vec<std::ops::Range<
 /// skill or dexterity . . . .” The canon of construction …") is no leader.
 fn is_contents_line(text: &str) -> bool {
     let text = text.trim_end();
-    let dots = text.chars().filter(|&c| c == '.').count();
     ["....", ". . .", "……", "…"].iter().any(|leader| {
         text.rfind(leader).is_some_and(|i| {
             let after = text[i + leader.len()..]
                 .trim_start_matches(['.', ' ', '…'])
                 .trim();
+            // The dots of the leader run that ends at `leader`.
+            let run = text[..i + leader.len()].trim_end_matches(['.', ' ', '…']);
+            let dots = text[run.len()..i + leader.len()]
+                .chars()
+                .filter(|&c| c == '.')
+                .count();
             let page_number = !after.is_empty()
                 && after.len() <= 6
                 && after
@@ -1311,7 +1316,30 @@ fn passage_quote(text: &str, weights: &[(String, f32)]) -> String {
         .iter()
         .position(|(_, asked)| asked.is_some())
         .map_or(first, |p| (first + p).saturating_sub(3));
-    let start = words[lead.max(first)].0;
+    let mut start = words[lead.max(first)].0;
+    // A yes or no is read from the quote: the clause's opening, where its negation stands
+    // ("in no event shall the Borrower … assign"), is kept when it is near; else the
+    // nearest negation before the window.
+    let clause = text[..start].rfind([';', ':']).map_or(0, |i| i + 1);
+    if start - clause <= MAX_QUOTE {
+        start = words
+            .iter()
+            .map(|(offset, _)| *offset)
+            .find(|&o| o >= clause)
+            .unwrap_or(start);
+    } else if let Some(&(negation, _)) = words.iter().rev().find(|(o, _)| {
+        *o < start && start - *o <= MAX_QUOTE && {
+            let w = text[*o..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            crate::ask::compose::NEGATIONS.contains(&w.as_str())
+        }
+    }) {
+        start = negation;
+    }
     let mut end = (start + limit).min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -1357,6 +1385,7 @@ mod tests {
         assert!(!is_contents_line(
             "the Court said . . . that the Compact controls"
         ));
+        assert!(!is_contents_line("U.S. Const. art. I, § 8, cl. 3 . . . ."));
     }
 
     #[test]
@@ -1374,6 +1403,15 @@ mod tests {
         assert!(quoted.ends_with("for more than 5 seconds."), "{quoted}");
         assert!(quoted.contains("An airspeed disagree alert"), "{quoted}");
         assert!(long.contains(&quoted));
+        // The negation that opens the clause stays in the quote.
+        let negated = format!(
+            "{}; in no event shall the Borrower, without the prior written consent of the \
+             Lender, assign or transfer this Agreement or any of its rights or obligations \
+             under it, whether by operation of law or otherwise, to any person.",
+            "Background words that the question does not ask about at all, ".repeat(6)
+        );
+        let quoted = passage_quote(&negated, &weights_of(&["borrower", "assign", "agreement"]));
+        assert!(quoted.starts_with("in no event"), "{quoted}");
     }
 
     /// The byte range of `part` in `sentence`.

@@ -603,6 +603,9 @@ pub(super) fn span_candidates(
     let asked_event = (kind == AnswerType::Date)
         .then(|| asked_event(part))
         .flatten();
+    // "When did the FAA issue Emergency AD 2018-23-51 …?" asks of another document than
+    // the one whose issue line dates it.
+    let names_a_reference = !spans::find(AnswerType::Reference, part, None).is_empty();
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
         // line ending in a year) is read as a sentence, and so is a form's field for a count
@@ -628,6 +631,18 @@ pub(super) fn span_candidates(
         // names the parties whatever words the question uses.
         let preamble = asks_parties && crate::ask::session::PREAMBLE.is_match(&unit.text);
         let cov = if preamble { cov.max(MIN_COVERAGE) } else { cov };
+        // A document's own issue line ("Issued on August 3, 2020.", "Dated: March 1, 2021")
+        // dates the document, when the question names the document: it holds the terms that
+        // name it, and states its date as a definition states its term.
+        let issue_line = kind == AnswerType::Date
+            && ISSUE_LINE.is_match(unit.text.trim())
+            && weights.iter().any(|(t, _)| naming.contains(t))
+            && !names_a_reference;
+        let cov = if issue_line {
+            cov.max(coverage_by(weights, |t| present(t) || naming.contains(t)))
+        } else {
+            cov
+        };
         // "a Delaware statutory trust, as issuer" says where the issuer was formed, under
         // which state's laws, in other words.
         let cov = if asks_formation && ENTITY_FORM.is_match(&unit.text) {
@@ -848,10 +863,20 @@ pub(super) fn span_candidates(
             {
                 continue;
             }
+            // Where the number ends: a count's span may end with its noun ("982 stores").
+            let number_end = noun
+                .as_deref()
+                .filter(|_| kind == AnswerType::Count)
+                .and_then(|n| {
+                    let stated = unit.text[span.clone()].trim_end();
+                    let i = stated.rfind(char::is_whitespace)?;
+                    spans::counts_as(stated[i..].trim(), n).then_some(span.start + i)
+                })
+                .unwrap_or(span.end);
             // "Includes 33 Best Buy Mobile stores": a count of a kind the question does not
             // name.
             let of_a_kind = noun.as_deref().is_some_and(|n| {
-                names_a_kind(&unit.text[span.end..], n, &own_terms, naming, &|w| {
+                names_a_kind(&unit.text[number_end..], n, &own_terms, naming, &|w| {
                     rare_in(input.index, w)
                 })
             });
@@ -859,7 +884,7 @@ pub(super) fn span_candidates(
             // count for each of several answers only a question that asks it of each.
             if kind == AnswerType::Count
                 && !asks_each
-                && counted_for_each(&unit.text[span.end..], &|w| own_terms.contains(&stem(w)))
+                && counted_for_each(&unit.text[number_end..], &|w| own_terms.contains(&stem(w)))
             {
                 continue;
             }
@@ -905,6 +930,7 @@ pub(super) fn span_candidates(
             // "Ryan Y. Park, Solicitor General," for who appeared as Solicitor General: the
             // person's own title, set off after the name, is the role the question names.
             let defines = names_defined_term(weights, &unit.text, &span)
+                || issue_line
                 || (kind == AnswerType::Person
                     && holds_asked_role(weights, &unit.text[span.end..]));
             // "We had 1,138 stores": the count's own noun, right after it, is what the
@@ -1031,6 +1057,12 @@ pub(super) fn span_candidates(
     out
 }
 
+/// A document's own issue line: "Issued on August 3, 2020.", "Issued in Des Moines,
+/// Washington, on June 1, 2021.", "Dated: March 1, 2021".
+static ISSUE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:Issued|Dated|Done|Signed)\b[^.;]{0,60}?\b\d{4}\.?$").expect("valid regex")
+});
+
 /// Most words of a person's title set off after the name ([`holds_asked_role`]).
 const ROLE_WORDS: usize = 5;
 
@@ -1043,7 +1075,12 @@ fn holds_asked_role(weights: &[(String, f32)], after: &str) -> bool {
         return false;
     };
     let role = rest.split([',', ';', '(']).next().unwrap_or("").trim();
-    let words: Vec<&str> = role.split_whitespace().collect();
+    // "Solicitor General." at a sentence's end; "Solicitor General of North Carolina".
+    let words: Vec<&str> = role
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric()))
+        .take_while(|w| *w != "of")
+        .collect();
     !words.is_empty()
         && words.len() <= ROLE_WORDS
         && words.iter().all(|w| {
@@ -2165,6 +2202,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_issue_line_dates_the_document() {
+        assert!(ISSUE_LINE.is_match("Issued on August 3, 2020."));
+        assert!(ISSUE_LINE.is_match("Issued in Des Moines, Washington, on June 1, 2021."));
+        assert!(ISSUE_LINE.is_match("Dated: March 1, 2021"));
+        assert!(!ISSUE_LINE.is_match(
+            "Issued on August 3, 2020, the rule requires operators to inspect the wiring."
+        ));
+        assert!(!ISSUE_LINE.is_match("The FAA issued AD 2018-23-51 on November 7, 2018."));
+    }
+
+    #[test]
     fn a_title_set_off_after_a_name_is_the_role_it_holds() {
         let weights: Vec<(String, f32)> = ["appeared", "solicitor", "general", "state"]
             .iter()
@@ -2180,6 +2228,11 @@ mod tests {
         ));
         assert!(!holds_asked_role(&weights, " and the Solicitor General"));
         assert!(!holds_asked_role(&weights, ", for the State."));
+        assert!(holds_asked_role(&weights, ", Solicitor General."));
+        assert!(holds_asked_role(
+            &weights,
+            ", Solicitor General of North Carolina, for"
+        ));
     }
 
     #[test]
