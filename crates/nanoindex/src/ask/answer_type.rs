@@ -228,7 +228,7 @@ fn asks_measure(q: &str) -> bool {
     let rate = words
         .iter()
         .any(|w| matches!(*w, "rate" | "rates" | "percentage" | "percent"));
-    (measure_noun && !money && !rate) || (how && !money && !rate) || text_length
+    ((measure_noun || how) && !money && !rate) || text_length
 }
 
 /// Whether `question` asks for the cause of something ("What drove …", "Why did …", "What
