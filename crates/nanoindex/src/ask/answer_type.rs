@@ -814,6 +814,23 @@ const PARTY_NOUNS: &[&str] = &[
     "firm",
 ];
 
+/// Nouns of people "the name of the …" may ask for ("the PPIE representative").
+const PEOPLE_NOUNS: &[&str] = &[
+    "representative",
+    "member",
+    "nurse",
+    "doctor",
+    "physician",
+    "manager",
+    "coordinator",
+    "researcher",
+    "employee",
+    "partner",
+    "owner",
+    "founder",
+    "patient",
+];
+
 /// Whether lowercase `q` asks "the name of the" thing that is no party or person ("the
 /// name of the CytoDyn drug candidate"): none of the three words after "name of the" is a
 /// party's noun, an organisation's or a person's role.
@@ -829,6 +846,7 @@ fn names_a_thing(q: &str) -> bool {
     !words.is_empty()
         && !words.iter().any(|w| {
             PARTY_NOUNS.contains(w)
+                || PEOPLE_NOUNS.contains(w)
                 || ORGANISATIONS.contains(w)
                 || PERSON_ROLES.contains(w)
                 || WHICH_PERSON.contains(w)
@@ -1372,6 +1390,10 @@ mod tests {
             ),
             (
                 "What is the name of the company that manages the trust?",
+                AnswerType::Party,
+            ),
+            (
+                "What is the name of the PPIE representative on the study team?",
                 AnswerType::Party,
             ),
             (
