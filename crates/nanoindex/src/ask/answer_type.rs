@@ -708,10 +708,7 @@ pub fn classify_wording(question: &str) -> AnswerType {
 /// rate …?", "the default rate"): it names a rate, not per a unit of time or a fee
 /// ("What hourly labor rate …", "the daily rate", "rate per hour"), which is an amount.
 fn asks_rate(q: &str) -> bool {
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = alphanumeric_words(q);
     // A production, flow or exchange rate is no share, and "what production rate changes"
     // asks for the changes.
     let asks = words.iter().take(3).any(|w| matches!(*w, "what" | "which"));
@@ -838,11 +835,8 @@ fn names_a_thing(q: &str) -> bool {
     let Some(i) = q.find("name of the ") else {
         return false;
     };
-    let words: Vec<&str> = q[i + "name of the ".len()..]
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(5)
-        .collect();
+    let mut words = alphanumeric_words(&q[i + "name of the ".len()..]);
+    words.truncate(5);
     !words.is_empty()
         && !words.iter().any(|w| {
             PARTY_NOUNS.contains(w)
@@ -859,10 +853,7 @@ fn names_a_thing(q: &str) -> bool {
 pub fn asks_year(question: &str) -> bool {
     let q = question.to_lowercase();
     // "Which of NVIDIA's fiscal years were under examination …", "what fiscal years".
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = alphanumeric_words(&q);
     // The years are the head: only "of", a determiner, a possessive or "fiscal" stand
     // between ("what was revenue in fiscal year 2023" asks a figure).
     let years_head = words.iter().enumerate().any(|(i, w)| {
@@ -901,10 +892,7 @@ pub fn asks_year(question: &str) -> bool {
 /// "the number of …", "the total number", "the required number of directors" ask a
 /// quantity.
 fn names_an_identifier(q: &str) -> bool {
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = alphanumeric_words(q);
     words
         .windows(2)
         .any(|pair| pair[1] == "number" && IDENTIFIER_KINDS.contains(&pair[0]))
@@ -1016,10 +1004,7 @@ const WHICH_PERSON: &[&str] = &[
 /// government counsel"; also "what judge"), in the singular. "What is the attorney's fee
 /// cap?" asks for an amount.
 fn asks_which_person(q: &str) -> bool {
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = alphanumeric_words(q);
     words.iter().enumerate().any(|(i, w)| {
         (*w == "which" || (*w == "what" && words.get(i + 1) == Some(&"judge")))
             && words[i + 1..]
@@ -1049,13 +1034,17 @@ const PROVISIONS: &[&str] = &[
     "clause",
 ];
 
+/// The words of `text`: its runs of letters and digits ("nvidia's" is "nvidia", "s").
+fn alphanumeric_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 /// Whether lowercase `q` asks for one of `nouns` within the `reach` words after one of
 /// `openers` ("which ninth circuit rule", "what one-time fee").
 fn asks_within(q: &str, openers: &[&str], nouns: &[&str], reach: usize) -> bool {
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = alphanumeric_words(q);
     words.iter().enumerate().any(|(i, w)| {
         openers.contains(w)
             && words[i + 1..]
@@ -1065,20 +1054,10 @@ fn asks_within(q: &str, openers: &[&str], nouns: &[&str], reach: usize) -> bool 
     })
 }
 
-/// Whether lowercase `q` asks "which" of one of `nouns`, among the four words after "which"
+/// Whether lowercase `q` asks "which" of one of `nouns`, among the six words after "which"
 /// ("which boeing service bulletin", "which flight control computer ops software version").
 fn asks_which_of(q: &str, nouns: &[&str]) -> bool {
-    let words: Vec<&str> = q
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.iter().enumerate().any(|(i, w)| {
-        *w == "which"
-            && words[i + 1..]
-                .iter()
-                .take(6)
-                .any(|next| nouns.contains(next))
-    })
+    asks_within(q, &["which"], nouns, 6)
 }
 
 /// Verbs in the present tense that end a question's noun phrase: the counted noun after
