@@ -606,6 +606,8 @@ pub(super) fn span_candidates(
     // "When did the FAA issue Emergency AD 2018-23-51 …?" asks of another document than
     // the one whose issue line dates it.
     let names_a_reference = !spans::find(AnswerType::Reference, part, None).is_empty();
+    // "What interest rate do the Class A-2 Notes bear?": the class, series or tranche asked.
+    let asked_classes = class_labels(part);
     for unit in units {
         // Table rows give figures through their cells; a "row" with a date or a name (a
         // line ending in a year) is read as a sentence, and so is a form's field for a count
@@ -888,6 +890,14 @@ pub(super) fn span_candidates(
             {
                 continue;
             }
+            // A sentence that states its figures for other classes only ("the Class A-1a
+            // Notes, 1.85%" for the Class A-2 Notes) does not answer for the asked one.
+            if figures && !asked_classes.is_empty() {
+                let stated = class_labels(&unit.text);
+                if !stated.is_empty() && !stated.iter().any(|c| asked_classes.contains(c)) {
+                    continue;
+                }
+            }
             // "Cash flows from operating activities decreased $1,863 million": a change,
             // which answers only a question about one.
             if figures && !asks_change && stated_as_change(&unit.text, span.start) {
@@ -1055,6 +1065,26 @@ pub(super) fn span_candidates(
         }
     }
     out
+}
+
+/// A class, series or tranche label with its designation ("Class A-1a", "Series B",
+/// "Tranche 2"), as `class a-1a`.
+static CLASS_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(Class|Series|Tranche)\s+([A-Z0-9][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*)\b")
+        .expect("valid regex")
+});
+
+/// The class, series and tranche labels `text` names ([`CLASS_LABEL`]), lowercased with
+/// en dashes as hyphens.
+fn class_labels(text: &str) -> Vec<String> {
+    CLASS_LABEL
+        .captures_iter(text)
+        .map(|c| {
+            format!("{} {}", &c[1], &c[2])
+                .to_lowercase()
+                .replace('–', "-")
+        })
+        .collect()
 }
 
 /// A document's own issue line: "Issued on August 3, 2020.", "Issued in Des Moines,
@@ -2200,6 +2230,20 @@ pub(super) fn disposition_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn classes_are_read_with_their_designation() {
+        assert_eq!(
+            class_labels("What interest rate do the Class A-2 Notes bear?"),
+            ["class a-2"]
+        );
+        assert_eq!(
+            class_labels("(i) the Class A-1a Notes, 1.85%, (ii) the Class A–1b Notes, LIBOR"),
+            ["class a-1a", "class a-1b"]
+        );
+        assert_eq!(class_labels("Series B Preferred Stock"), ["series b"]);
+        assert!(class_labels("a class action and a series of losses").is_empty());
+    }
 
     #[test]
     fn an_issue_line_dates_the_document() {
