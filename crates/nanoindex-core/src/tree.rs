@@ -467,24 +467,6 @@ impl DocumentTree {
         self.iter_nodes().find(|n| n.node_id.as_str() == id)
     }
 
-    /// The nodes from a top-level node down to the node with this id, that node last
-    /// (its section, the section that holds it, …); empty when no node has the id.
-    pub fn path_to(&self, id: &str) -> Vec<&TreeNode> {
-        fn walk<'t>(nodes: &'t [TreeNode], id: &str, path: &mut Vec<&'t TreeNode>) -> bool {
-            for node in nodes {
-                path.push(node);
-                if node.node_id.as_str() == id || walk(&node.nodes, id, path) {
-                    return true;
-                }
-                path.pop();
-            }
-            false
-        }
-        let mut path = Vec::new();
-        walk(&self.structure, id, &mut path);
-        path
-    }
-
     /// Printed label of a 1-based page, when the PDF defines one.
     pub fn page_label(&self, page_no: u32) -> Option<&str> {
         let idx = page_no.checked_sub(1)? as usize;

@@ -32,6 +32,18 @@ pub struct Passage {
     pub text: String,
 }
 
+impl Passage {
+    /// The titles from the root to the node, top-level section first.
+    pub fn titles(&self) -> impl Iterator<Item = &str> {
+        self.title_path.split(" > ")
+    }
+
+    /// The node's own title: the last of [`Passage::titles`].
+    pub fn leaf_title(&self) -> &str {
+        leaf_title(&self.title_path)
+    }
+}
+
 /// One line of a page, in reading order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {

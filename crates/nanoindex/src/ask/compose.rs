@@ -287,16 +287,20 @@ impl Session<'_> {
     }
 
     /// Whether `candidate`'s sentence is one of the policy's exclusions ([`is_exclusion`]),
-    /// read with the title of the section that holds it.
+    /// read with the titles of the sections that hold it (its passage's title path).
     fn among_exclusions(&self, candidate: &reader::Candidate) -> bool {
         let titles: Vec<&str> = candidate
             .cite
             .first()
-            .map(|s| self.doc.tree.path_to(s.node_id.as_str()))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|n| n.title.as_str())
-            .collect();
+            .and_then(|s| {
+                self.doc
+                    .index
+                    .passages()
+                    .iter()
+                    .find(|p| p.node_id == s.node_id)
+            })
+            .map(|p| p.titles().collect())
+            .unwrap_or_default();
         is_exclusion(&candidate.quote, &titles)
     }
 

@@ -465,10 +465,10 @@ pub(super) fn field_value(text: &str) -> Option<std::ops::Range<usize>> {
 const FIELD_VALUE_WORDS: usize = 10;
 
 /// Coverage of `unit`: its own terms' share, or (at [`CONTEXT_WEIGHT`]) that of its terms
-/// with the preceding sentence's and its section title's, whichever is higher. Under a field label (`labelled`)
-/// every term of which is among the weighted terms ("Chief Investigator:" for "Who is the
-/// Chief Investigator of …?") the label counts in full: it names the value below it as a
-/// clause of the same sentence would.
+/// with the preceding sentence's and its section title's, whichever is higher. Under a
+/// field label (`labelled`) every term of which is among the weighted terms ("Chief
+/// Investigator:" for "Who is the Chief Investigator of …?") the label counts in full: it
+/// names the value below it as a clause of the same sentence would.
 fn unit_coverage(weights: &[(String, f32)], unit: &Unit) -> f32 {
     let own = coverage(weights, &unit.terms);
     if unit.context.is_empty() && unit.section.is_empty() {
@@ -852,7 +852,7 @@ fn units(input: &ReaderInput<'_>) -> Vec<Unit> {
             }
             let passage = &input.index.passages()[line.passage];
             let node_id = passage.node_id.clone();
-            let section = stems(passage.title_path.rsplit(" > ").next().unwrap_or_default());
+            let section = stems(passage.leaf_title());
             if is_row(i) {
                 out.push(Unit {
                     text: line.text.trim().to_string(),
