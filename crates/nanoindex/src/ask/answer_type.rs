@@ -374,6 +374,21 @@ pub fn classify_wording(question: &str) -> AnswerType {
     if has(&["which day", "what day"]) {
         return AnswerType::Date;
     }
+    // The noun a "what"/"which" question opens its noun phrase with decides before words it
+    // names later: "on which Payment Date does …" asks a date, "what portion of … deferred
+    // revenue" a percentage, "which party bears the cost …" a party.
+    // A unit the question asks the value in decides over the noun ("What voluntary
+    // deductible …, expressed as a share of the Annual Sum Insured?").
+    let in_unit = has(&[
+        "as a share of",
+        "as a percentage of",
+        "as a percent of",
+        "in percent",
+        "as a %",
+    ]);
+    if let Some(kind) = head_type(q, question).filter(|_| !in_unit) {
+        return kind;
+    }
     // "How long may each side's pre-hearing brief be?" asks for a length in pages, not in
     // time; "What altitude disagreement triggers the alert?", "below what degree of
     // refractive error …" ask for a measured quantity.
@@ -420,6 +435,8 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "how promptly",
         "how recently",
         "how far in advance",
+        "how far back",
+        "how far ahead",
         "how long in advance",
         "running time",
         "run time",
@@ -769,6 +786,177 @@ const MONEY_HEADS: &[&str] = &[
     "compensation",
     "deductible",
 ];
+
+/// The words that end a question's noun phrase ([`asked_noun_phrase`]): determiners,
+/// prepositions and relative words (auxiliaries end it too).
+const PHRASE_ENDS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "its", "their", "his", "her", "each",
+    "every", "any", "all", "no", "some", "of", "for", "in", "on", "at", "to", "from", "by", "with",
+    "under", "between", "after", "before", "per", "as", "above", "below", "over", "into", "within",
+    "during", "than", "about", "against", "among", "upon", "which", "who", "whom", "whose", "when",
+    "where", "if",
+];
+
+/// The noun phrase a lowercase "what"/"which" question `q` asks for: the words after its
+/// first "what"/"which" (after "is the"/"was the" …) up to an auxiliary, a determiner, a
+/// preposition or a relative word, at most five, hyphenated words whole ("on which payment
+/// date does …" gives `["payment", "date"]`, "what interest accrues on …" `["interest",
+/// "accrues"]`, "what is the maximum entry age for …" `["maximum", "entry", "age"]`). `None`
+/// for "to what extent", a defined term after the copula (capitalised in `original`, the
+/// question as asked) and questions with no such word.
+fn asked_noun_phrase<'q>(q: &'q str, original: &str) -> Option<Vec<&'q str>> {
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let i = words.iter().position(|w| matches!(*w, "what" | "which"))?;
+    if i > 0 && words[i - 1] == "to" {
+        return None;
+    }
+    // "What is the maximum entry age …": the phrase after the copula's determiner, unless
+    // it is a capitalised defined term ("What is the Initial Cutoff Date?" asks for its
+    // definition), capitalised in `original`.
+    let mut start = i + 1;
+    if words
+        .get(start)
+        .is_some_and(|w| matches!(*w, "is" | "are" | "was" | "were"))
+        && words
+            .get(start + 1)
+            .is_some_and(|w| matches!(*w, "the" | "a" | "an"))
+    {
+        let defined_term = words.get(start + 2).is_some_and(|next| {
+            original
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+                .any(|o| o.eq_ignore_ascii_case(next) && o.starts_with(char::is_uppercase))
+        });
+        if defined_term {
+            return None;
+        }
+        start += 2;
+    }
+    let phrase: Vec<&str> = words[start.min(words.len())..]
+        .iter()
+        .take_while(|w| !AUXILIARIES.contains(*w) && !PHRASE_ENDS.contains(*w))
+        .take(5)
+        .copied()
+        .collect();
+    (!phrase.is_empty()).then_some(phrase)
+}
+
+/// Head nouns and the answer type a question asking for one wants ([`head_type`]).
+const HEAD_TYPES: &[(&[&str], AnswerType)] = &[
+    (
+        &["date", "day", "deadline", "anniversary"],
+        AnswerType::Date,
+    ),
+    (
+        &["life", "lifetime", "lifespan", "age", "tenure"],
+        AnswerType::Duration,
+    ),
+    (
+        &[
+            "portion",
+            "share",
+            "co-payment",
+            "copayment",
+            "percentage",
+            "percent",
+            "proportion",
+            "fraction",
+            "interest",
+            "yield",
+            "coupon",
+        ],
+        AnswerType::Percentage,
+    ),
+    (
+        &[
+            "fee",
+            "price",
+            "cost",
+            "payment",
+            "premium",
+            "fine",
+            "salary",
+            "compensation",
+            "deductible",
+            "amount",
+            "expense",
+            "revenue",
+        ],
+        AnswerType::Amount,
+    ),
+    (
+        &[
+            "regulation",
+            "subsection",
+            "section",
+            "paragraph",
+            "clause",
+            "article",
+            "rule",
+            "statute",
+            "provision",
+            "case",
+            "precedent",
+            "bulletin",
+            "directive",
+        ],
+        AnswerType::Reference,
+    ),
+    (
+        &[
+            "party",
+            "company",
+            "corporation",
+            "bank",
+            "firm",
+            "provider",
+            "customer",
+            "insurer",
+            "counterparty",
+            "trustee",
+            "lender",
+            "licensee",
+            "licensor",
+            "agency",
+        ],
+        AnswerType::Party,
+    ),
+    (
+        &[
+            "rating",
+            "category",
+            "condition",
+            "test",
+            "doctrine",
+            "canon",
+            "standard",
+        ],
+        AnswerType::Text,
+    ),
+];
+
+/// The answer type the head noun of the question's noun phrase ([`asked_noun_phrase`])
+/// asks for: its last word found in [`HEAD_TYPES`] (plurals read as their singular), so
+/// "which payment date" is a date, "what hourly fees" an amount, "what ratings" free text.
+/// `None` when no word of the phrase is listed.
+fn head_type(q: &str, original: &str) -> Option<AnswerType> {
+    let phrase = asked_noun_phrase(q, original)?;
+    let kind = phrase.iter().rev().find_map(|w| {
+        let singular = w.strip_suffix('s').filter(|s| s.len() > 2);
+        HEAD_TYPES.iter().find_map(|(nouns, kind)| {
+            (nouns.contains(w) || singular.is_some_and(|s| nouns.contains(&s))).then_some(*kind)
+        })
+    })?;
+    // After the copula a provision's noun names a figure ("What was the provision for
+    // credit losses?"); a reference is asked for with "which"/"what" right before it.
+    let copula = alphanumeric_words(q)
+        .windows(2)
+        .any(|w| matches!(w[0], "what" | "which") && matches!(w[1], "is" | "are" | "was" | "were"));
+    (!(copula && kind == AnswerType::Reference)).then_some(kind)
+}
 
 /// Nouns of organisations and parties "the name of the …" may ask for.
 const PARTY_NOUNS: &[&str] = &[
@@ -1297,6 +1485,73 @@ mod tests {
         assert_ne!(
             classify("What does the rule require of operators?"),
             AnswerType::Reference
+        );
+    }
+
+    #[test]
+    fn the_noun_a_question_opens_with_decides_its_type() {
+        for (question, expected) in [
+            // Words of money named later do not make these amounts.
+            (
+                "If no Amortization Event occurs first, on which Payment Date does the Amortization Period start?",
+                AnswerType::Date,
+            ),
+            (
+                "What portion of Apple's total deferred revenue does the company expect to realize within the next year?",
+                AnswerType::Percentage,
+            ),
+            (
+                "What interest accrues on overdue payments under the license agreement?",
+                AnswerType::Percentage,
+            ),
+            (
+                "What base co-payment applies to claims?",
+                AnswerType::Percentage,
+            ),
+            (
+                "Which party bears the cost of obtaining third-party consents?",
+                AnswerType::Party,
+            ),
+            (
+                "Which cloud service provider accounted for about 22% of revenue?",
+                AnswerType::Party,
+            ),
+            (
+                "Which FAA wire-separation regulation did the wiring fail to satisfy?",
+                AnswerType::Reference,
+            ),
+            (
+                "What estimated useful life did NVIDIA adopt for its servers?",
+                AnswerType::Duration,
+            ),
+            ("What ratings must the debt hold?", AnswerType::Text),
+            (
+                "What is the current deadline for the appellees' answering brief?",
+                AnswerType::Date,
+            ),
+            // A noun after a verb is not the one asked for.
+            (
+                "Which Ninth Circuit rule obliges each party to flag related cases?",
+                AnswerType::Reference,
+            ),
+            ("What hourly fees does RGHI charge?", AnswerType::Amount),
+            // A unit the question asks the value in decides over the noun.
+            (
+                "What voluntary deductible can be chosen, expressed as a share of the Annual Sum Insured?",
+                AnswerType::Percentage,
+            ),
+            (
+                "How far back before the policy's effective date does it look?",
+                AnswerType::Duration,
+            ),
+        ] {
+            assert_eq!(classify_wording(question), expected, "{question}");
+        }
+        // A capitalised defined term after the copula is read from its definition, not as
+        // the kind of value its last word names.
+        assert_ne!(
+            classify_wording("What is the Initial Cutoff Date under the agreement?"),
+            AnswerType::Date
         );
     }
 
