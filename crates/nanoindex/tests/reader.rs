@@ -1226,6 +1226,53 @@ fn a_sentence_reads_with_the_title_of_its_section() {
     assert_eq!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
 }
 
+/// A quarterly report's notes: values stated right after the nouns they are for.
+fn notes_with_values() -> Vec<u8> {
+    let mut f = Flow::new();
+    f.heading(12.0, "Leases");
+    f.para(&[
+        "As of July 30, 2023, our operating leases had a weighted average remaining lease term",
+        "of 6.5 years and a weighted average discount rate of 3.21%. Lease expense for the",
+        "quarter was recorded in cost of revenue and operating expenses.",
+    ]);
+    f.heading(12.0, "Commitments");
+    f.para(&[
+        "As of July 1, 2023, the Company had manufacturing purchase obligations of $38.4",
+        "billion, with $38.1 billion payable within 12 months.",
+    ]);
+    f.heading(12.0, "Litigation");
+    f.para(&[
+        "The court applied the predominant-factor test to a game of ten pins, or modern-day",
+        "bowling, and held that skill predominated over chance in the game.",
+    ]);
+    f.bytes()
+}
+
+#[test]
+fn a_free_text_question_answered_by_the_value_stated_after_its_noun_gets_that_value() {
+    let (_dir, doc) = prepare(&notes_with_values(), "notes.pdf");
+    let answer = ask_reader(
+        &doc,
+        "What were the company's manufacturing purchase obligations as of July 1, 2023?",
+    );
+    assert_eq!(kind(&answer, 0), "amount", "{answer:#?}");
+    assert!(answer.content.contains("$38.4 billion"), "{answer:#?}");
+    assert!(!answer.content.contains("$38.1 billion"), "{answer:#?}");
+    assert_eq!(answer.status, Some(AnswerStatus::Answered), "{answer:#?}");
+    let answer = ask_reader(
+        &doc,
+        "What was the weighted average remaining term of the operating leases?",
+    );
+    assert_eq!(kind(&answer, 0), "duration", "{answer:#?}");
+    assert!(answer.content.contains("6.5 years"), "{answer:#?}");
+    // A bare number after the noun is no value for it.
+    let answer = ask_reader(
+        &doc,
+        "What game did the court apply the predominant-factor test to?",
+    );
+    assert_eq!(kind(&answer, 0), "text", "{answer:#?}");
+}
+
 /// A health policy: what it covers on page 1, its exclusions (one lifted for a case) on
 /// page 2.
 fn health_policy() -> Vec<u8> {

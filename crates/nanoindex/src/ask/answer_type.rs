@@ -799,7 +799,8 @@ const PHRASE_ENDS: &[&str] = &[
 
 /// The noun phrase a lowercase "what"/"which" question `q` asks for: the words after its
 /// first "what"/"which" (after "is the"/"was the" …) up to an auxiliary, a determiner, a
-/// preposition or a relative word, at most five, hyphenated words whole ("on which payment
+/// preposition or a relative word, at most six, after any possessor ("the company's"),
+/// hyphenated words whole ("on which payment
 /// date does …" gives `["payment", "date"]`, "what interest accrues on …" `["interest",
 /// "accrues"]`, "what is the maximum entry age for …" `["maximum", "entry", "age"]`). `None`
 /// for "to what extent", a defined term after the copula (capitalised in `original`, the
@@ -821,27 +822,50 @@ fn asked_noun_phrase<'q>(q: &'q str, original: &str) -> Option<Vec<&'q str>> {
     if words
         .get(start)
         .is_some_and(|w| matches!(*w, "is" | "are" | "was" | "were"))
-        && words
-            .get(start + 1)
-            .is_some_and(|w| matches!(*w, "the" | "a" | "an"))
     {
-        let defined_term = words.get(start + 2).is_some_and(|next| {
-            original
-                .split(|c: char| !c.is_alphanumeric() && c != '-')
-                .any(|o| o.eq_ignore_ascii_case(next) && o.starts_with(char::is_uppercase))
-        });
-        if defined_term {
-            return None;
+        start += 1;
+        if words
+            .get(start)
+            .is_some_and(|w| matches!(*w, "the" | "a" | "an"))
+        {
+            let defined_term = words.get(start + 1).is_some_and(|next| {
+                original
+                    .split(|c: char| !c.is_alphanumeric() && c != '-')
+                    .any(|o| o.eq_ignore_ascii_case(next) && o.starts_with(char::is_uppercase))
+            });
+            if defined_term {
+                return None;
+            }
+            start += 1;
         }
-        start += 2;
     }
-    let phrase: Vec<&str> = words[start.min(words.len())..]
+    let mut phrase: Vec<&str> = words[start.min(words.len())..]
         .iter()
         .take_while(|w| !AUXILIARIES.contains(*w) && !PHRASE_ENDS.contains(*w))
-        .take(5)
+        .take(6)
         .copied()
         .collect();
+    // A possessor is no part of what is asked: "the company's manufacturing purchase
+    // obligations" asks for obligations.
+    if let Some(s) = phrase.iter().rposition(|w| *w == "s") {
+        phrase.drain(..=s);
+    }
     (!phrase.is_empty()).then_some(phrase)
+}
+
+/// The head noun of the noun phrase a "what"/"which" question asks for (its last word,
+/// lowercase; see the phrase's rules at the private `asked_noun_phrase`): "obligations" for
+/// "What were Apple's manufacturing purchase obligations as of July 1, 2023?", "term" for
+/// "What was the weighted average remaining term of the leases?". `None` when the question
+/// asks no such phrase.
+#[must_use]
+pub fn asked_head(question: &str) -> Option<String> {
+    let proper = question_proper(question);
+    let q = proper.to_lowercase();
+    let q = after_leading_clause(&q);
+    asked_noun_phrase(q, proper)?
+        .last()
+        .map(|w| (*w).to_string())
 }
 
 /// Head nouns and the answer type a question asking for one wants ([`head_type`]).

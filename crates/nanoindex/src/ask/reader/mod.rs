@@ -809,6 +809,30 @@ fn read_part(
         }
     }
     rank(&mut candidates, kind);
+    // A free-text question whose best sentence states a value right after the noun the
+    // question asks for ("What were Apple's manufacturing purchase obligations …?" — "… had
+    // manufacturing purchase obligations of $38.4 billion") asks for that value: it is read
+    // as a question of the value's type.
+    if kind == AnswerType::Text
+        && defined.is_none()
+        && !answer_type::asks_cause(part)
+        && !answer_type::asks_disposition(part)
+    {
+        let stated = candidates
+            .first()
+            .filter(|c| c.coverage >= ADJACENT_VALUE_COVERAGE)
+            .zip(answer_type::asked_head(part))
+            .and_then(|(c, head)| value_after_head(&c.quote, &head));
+        if let Some(value_kind) = stated {
+            let mut typed =
+                span_candidates(input, units, part, query, &weights, naming, value_kind);
+            rank(&mut typed, value_kind);
+            if typed.first().is_some_and(|t| t.answers_as(value_kind)) {
+                kind = value_kind;
+                candidates = typed;
+            }
+        }
+    }
     // An amount read from prose needs more of the question than other spans: contracts and
     // policies state many amounts, so one sentence shares a few of the question's words by
     // chance ("an equity investment of $4,000,000" for a warrant's exercise price).
@@ -819,6 +843,87 @@ fn read_part(
         candidates,
         answered,
     }
+}
+
+/// Least coverage of the best sentence for a free-text question to be read for the value it
+/// states right after the asked noun ([`value_after_head`]).
+const ADJACENT_VALUE_COVERAGE: f32 = 0.5;
+
+/// Words that may stand between a noun and the value stated for it ("obligations *of*
+/// $38.4 billion", "term *was approximately* 6.5 years").
+const VALUE_LINKS: &[&str] = &[
+    "of",
+    "is",
+    "was",
+    "were",
+    "are",
+    "be",
+    "been",
+    "to",
+    "at",
+    "approximately",
+    "about",
+    "roughly",
+    "nearly",
+    "around",
+    "some",
+    "totaled",
+    "totalled",
+    "totaling",
+    "amounted",
+    "equal",
+    "equaled",
+    "stood",
+    "a",
+    "an",
+    "the",
+];
+
+/// The type of the value `sentence` states right after a word with the stem of `head`
+/// (the asked noun, [`answer_type::asked_head`]): the first span of an amount, percentage,
+/// duration, measure or date ([`spans::find`]) that follows it with at most three linking
+/// words between ([`VALUE_LINKS`]). `None` when no span follows the noun so. A bare number
+/// is no value for it: "a game of “ten pins”" states no count of games.
+fn value_after_head(sentence: &str, head: &str) -> Option<AnswerType> {
+    static WORD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z'’-]*").expect("pattern"));
+    let head = stem(head);
+    let ends: Vec<usize> = WORD
+        .find_iter(sentence)
+        .filter(|w| stem(&w.as_str().to_lowercase()) == head)
+        .map(|w| w.end())
+        .collect();
+    if ends.is_empty() {
+        return None;
+    }
+    let linked = |end: usize, start: usize| {
+        start >= end && {
+            let between: Vec<String> = sentence[end..start]
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            between.len() <= 3 && between.iter().all(|w| VALUE_LINKS.contains(&w.as_str()))
+        }
+    };
+    [
+        AnswerType::Amount,
+        AnswerType::Percentage,
+        AnswerType::Duration,
+        AnswerType::Measure,
+        AnswerType::Date,
+    ]
+    .into_iter()
+    .filter_map(|kind| {
+        spans::find(kind, sentence, None)
+            .into_iter()
+            .filter(|r| ends.iter().any(|&end| linked(end, r.start)))
+            .map(|r| r.start)
+            .min()
+            .map(|start| (start, kind))
+    })
+    .min_by_key(|(start, _)| *start)
+    .map(|(_, kind)| kind)
 }
 
 /// A value compared across places: lowercase, letters and digits only.
