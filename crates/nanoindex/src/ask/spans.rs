@@ -151,10 +151,13 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// percent") and
 /// the rate it is counted from when the text names one ("2% above the bank rate", "3% over
 /// the prime rate").
+/// A percentage with the bound it is stated with and the rate it is stated over ("at least
+/// 29 percent", "2% above the bank rate"); a contract's words with their figure, "sixty (60)
+/// percent", "two percent (2%) over the then prime rate", are kept whole.
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
-    compile(
-        r"(?i)(?:\b(?:at\s+least|at\s+most|up\s+to)\s+)?[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b)(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}rate\b)?",
-    )
+    compile(&format!(
+        r"(?i)(?:\b(?:at\s+least|at\s+most|up\s+to)\s+)?(?:\b{NUMBER_WORD}\s+(?:percent|per cent)\s*\(\d[\d,]*(?:\.\d+)?\s*%\)|\b{NUMBER_WORD}\s*\(\d[\d,]*(?:\.\d+)?\)\s*(?:%|percent\b|per cent\b)|[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b))(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){{0,2}}rate\b)?",
+    ))
 });
 
 static AMOUNT: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -914,6 +917,19 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(found, ["25 percent"]);
+        let text = "Texas is apportioned sixty (60) percent of the runoff; overdue sums bear \
+                    interest at two percent (2%) over the then prime rate.";
+        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "sixty (60) percent",
+                "two percent (2%) over the then prime rate"
+            ]
+        );
     }
 
     #[test]
@@ -1156,7 +1172,7 @@ mod tests {
                 AnswerType::Percentage,
                 "fifty percent (50%) of Net Sales, (2.5)% lower"
             ),
-            ["50%", "(2.5)%"]
+            ["fifty percent (50%)", "(2.5)%"]
         );
         assert_eq!(
             spans(
