@@ -553,7 +553,18 @@ fn ask_answers_with_a_verified_citation_and_highlights_it() {
     let citation = &answer["citations"][0];
     assert_eq!(citation["pages"], serde_json::json!([2]));
     assert!(citation["quote"].as_str().unwrap().contains("1% per month"));
-    assert_eq!(answer["trace"]["llm_calls"].as_array().unwrap().len(), 2);
+    // "bear interest at 1% per month" states the value right after the asked noun: the
+    // reader answers it as a percentage, and in `fast` a draft could not change that answer,
+    // so the model is not called.
+    assert!(
+        answer["content"].as_str().unwrap().contains("1% per month"),
+        "{answer:#}"
+    );
+    assert_eq!(
+        answer["trace"]["llm_calls"].as_array().unwrap().len(),
+        0,
+        "{answer:#}"
+    );
     let highlights =
         nanoindex_pdf::locate::highlight_boxes(&std::fs::read(&marked).unwrap(), "marked.pdf")
             .unwrap();

@@ -385,7 +385,12 @@ pub fn classify_wording(question: &str) -> AnswerType {
         "as a percent of",
         "in percent",
         "as a %",
-    ]);
+        "in dollars",
+        "in usd",
+        "ratio",
+    ]) || nanoindex_core::metrics::FORMULAS
+        .iter()
+        .any(|f| has(f.names));
     if let Some(kind) = head_type(q, question).filter(|_| !in_unit) {
         return kind;
     }
@@ -806,12 +811,23 @@ const PHRASE_ENDS: &[&str] = &[
 /// for "to what extent", a defined term after the copula (capitalised in `original`, the
 /// question as asked) and questions with no such word.
 fn asked_noun_phrase<'q>(q: &'q str, original: &str) -> Option<Vec<&'q str>> {
+    // "If no Amortization Event occurs first, on which Payment Date …": the question proper
+    // follows its condition.
+    let q = match q.strip_prefix("if ") {
+        Some(rest) => rest.split_once(", ").map_or(q, |(_, asked)| asked),
+        None => q,
+    };
     let words: Vec<&str> = q
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .map(|w| w.trim_matches('-'))
         .filter(|w| !w.is_empty())
         .collect();
-    let i = words.iter().position(|w| matches!(*w, "what" | "which"))?;
+    // The question's own "what"/"which", among its first words ("on which Payment Date
+    // …"), not a relative "on which" later ("How many days after the date on which …").
+    let i = words
+        .iter()
+        .take(3)
+        .position(|w| matches!(*w, "what" | "which"))?;
     if i > 0 && words[i - 1] == "to" {
         return None;
     }
@@ -828,11 +844,14 @@ fn asked_noun_phrase<'q>(q: &'q str, original: &str) -> Option<Vec<&'q str>> {
             .get(start)
             .is_some_and(|w| matches!(*w, "the" | "a" | "an"))
         {
-            let defined_term = words.get(start + 1).is_some_and(|next| {
-                original
-                    .split(|c: char| !c.is_alphanumeric() && c != '-')
-                    .any(|o| o.eq_ignore_ascii_case(next) && o.starts_with(char::is_uppercase))
-            });
+            // "the Company's obligations" names a possessor, no defined term.
+            let possessor = words.get(start + 2) == Some(&"s");
+            let defined_term = !possessor
+                && words.get(start + 1).is_some_and(|next| {
+                    original
+                        .split(|c: char| !c.is_alphanumeric() && c != '-')
+                        .any(|o| o.eq_ignore_ascii_case(next) && o.starts_with(char::is_uppercase))
+                });
             if defined_term {
                 return None;
             }
@@ -888,7 +907,6 @@ const HEAD_TYPES: &[(&[&str], AnswerType)] = &[
             "percent",
             "proportion",
             "fraction",
-            "interest",
             "yield",
             "coupon",
         ],
@@ -908,6 +926,7 @@ const HEAD_TYPES: &[(&[&str], AnswerType)] = &[
             "amount",
             "expense",
             "revenue",
+            "income",
         ],
         AnswerType::Amount,
     ),
@@ -968,8 +987,19 @@ const HEAD_TYPES: &[(&[&str], AnswerType)] = &[
 /// `None` when no word of the phrase is listed.
 fn head_type(q: &str, original: &str) -> Option<AnswerType> {
     let phrase = asked_noun_phrase(q, original)?;
+    // Rates and ratios have their own rules ("what fee rate", "what interest coverage
+    // ratio").
+    if phrase
+        .iter()
+        .any(|w| matches!(*w, "rate" | "rates" | "ratio" | "ratios"))
+    {
+        return None;
+    }
     let kind = phrase.iter().rev().find_map(|w| {
-        let singular = w.strip_suffix('s').filter(|s| s.len() > 2);
+        // "shares" of stock are no share of something.
+        let singular = w
+            .strip_suffix('s')
+            .filter(|s| s.len() > 2 && *w != "shares");
         HEAD_TYPES.iter().find_map(|(nouns, kind)| {
             (nouns.contains(w) || singular.is_some_and(|s| nouns.contains(&s))).then_some(*kind)
         })
@@ -1522,10 +1552,6 @@ mod tests {
             ),
             (
                 "What portion of Apple's total deferred revenue does the company expect to realize within the next year?",
-                AnswerType::Percentage,
-            ),
-            (
-                "What interest accrues on overdue payments under the license agreement?",
                 AnswerType::Percentage,
             ),
             (

@@ -150,13 +150,11 @@ static MULTIPLE: LazyLock<Regex> = LazyLock::new(|| {
 /// "more than", which a negation often turns: "no state is entitled to more than 25
 /// percent") and
 /// the rate it is counted from when the text names one ("2% above the bank rate", "3% over
-/// the prime rate").
-/// A percentage with the bound it is stated with and the rate it is stated over ("at least
-/// 29 percent", "2% above the bank rate"); a contract's words with their figure, "sixty (60)
-/// percent", "two percent (2%) over the then prime rate", are kept whole.
+/// the prime rate") and the period it is for ("1% per month"); a contract's words with their figure are kept whole ("sixty (60)
+/// percent", "twenty-five percent (25%)", "two percent (2%) over the then prime rate").
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
     compile(&format!(
-        r"(?i)(?:\b(?:at\s+least|at\s+most|up\s+to)\s+)?(?:\b{NUMBER_WORD}\s+(?:percent|per cent)\s*\(\d[\d,]*(?:\.\d+)?\s*%\)|\b{NUMBER_WORD}\s*\(\d[\d,]*(?:\.\d+)?\)\s*(?:%|percent\b|per cent\b)|[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b))(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){{0,2}}rate\b)?",
+        r"(?i)(?:\b(?:at\s+least|at\s+most|up\s+to)\s+)?(?:\b(?:[a-z]+-)?{NUMBER_WORD}\s+(?:percent|per cent)\s*\(\d[\d,]*(?:\.\d+)?\s*%\)|\b(?:[a-z]+-)?{NUMBER_WORD}\s*\(\d[\d,]*(?:\.\d+)?\)\s*(?:%|percent\b|per cent\b)|[-+(]?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent\b|per cent\b))(?:\s+(?:per|a|each)\s+(?:annum|year|month|week|day|quarter)\b)?(?:\s+(?:above|over|below)\s+(?:the\s+)?(?:[a-z]+\s+){{0,2}}rate\b)?",
     ))
 });
 
@@ -930,6 +928,18 @@ mod tests {
                 "two percent (2%) over the then prime rate"
             ]
         );
+        let text = "The Servicer retains twenty-five percent (25%) of the excess.";
+        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["twenty-five percent (25%)"]);
+        let text = "Late invoices bear interest at 1% per month.";
+        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(found, ["1% per month"]);
     }
 
     #[test]

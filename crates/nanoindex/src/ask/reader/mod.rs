@@ -881,7 +881,8 @@ const VALUE_LINKS: &[&str] = &[
 
 /// The type of the value `sentence` states right after a word with the stem of `head`
 /// (the asked noun, [`answer_type::asked_head`]): the first span of an amount, percentage,
-/// duration, measure or date ([`spans::find`]) that follows it with at most three linking
+/// duration or measure ([`spans::find`]; no date, which qualifies a value more often than it
+/// is one: "backlog at June 30, 2024 was $4.1 billion") that follows it with at most three linking
 /// words between ([`VALUE_LINKS`]). `None` when no span follows the noun so. A bare number
 /// is no value for it: "a game of “ten pins”" states no count of games.
 fn value_after_head(sentence: &str, head: &str) -> Option<AnswerType> {
@@ -911,7 +912,6 @@ fn value_after_head(sentence: &str, head: &str) -> Option<AnswerType> {
         AnswerType::Percentage,
         AnswerType::Duration,
         AnswerType::Measure,
-        AnswerType::Date,
     ]
     .into_iter()
     .filter_map(|kind| {
