@@ -901,26 +901,17 @@ mod tests {
     fn a_percentage_keeps_the_bound_it_is_stated_with() {
         let text = "Texas had access to at least 29 percent of the excess water, and up to 50% \
                     of the rest, at 2% above the bank rate.";
-        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
+        let found = spans(AnswerType::Percentage, text);
         assert_eq!(
             found,
             ["at least 29 percent", "up to 50%", "2% above the bank rate"]
         );
         let text = "provided no state is entitled to more than 25 percent of the water";
-        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
+        let found = spans(AnswerType::Percentage, text);
         assert_eq!(found, ["25 percent"]);
         let text = "Texas is apportioned sixty (60) percent of the runoff; overdue sums bear \
                     interest at two percent (2%) over the then prime rate.";
-        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
+        let found = spans(AnswerType::Percentage, text);
         assert_eq!(
             found,
             [
@@ -929,16 +920,10 @@ mod tests {
             ]
         );
         let text = "The Servicer retains twenty-five percent (25%) of the excess.";
-        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
+        let found = spans(AnswerType::Percentage, text);
         assert_eq!(found, ["twenty-five percent (25%)"]);
         let text = "Late invoices bear interest at 1% per month.";
-        let found: Vec<&str> = find(AnswerType::Percentage, text, None)
-            .into_iter()
-            .map(|r| &text[r])
-            .collect();
+        let found = spans(AnswerType::Percentage, text);
         assert_eq!(found, ["1% per month"]);
     }
 

@@ -814,7 +814,6 @@ fn read_part(
     // manufacturing purchase obligations of $38.4 billion") asks for that value: it is read
     // as a question of the value's type.
     if kind == AnswerType::Text
-        && defined.is_none()
         && !answer_type::asks_cause(part)
         && !answer_type::asks_disposition(part)
     {
